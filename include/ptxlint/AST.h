@@ -1,0 +1,165 @@
+//===- AST.h - PTX module AST with exact source ranges ----------*- C++ -*-===//
+//
+// The AST keeps every node's byte range in the source buffer, so diagnostics
+// can put a caret under the exact qualifier or operand. All string_views point
+// into the SourceBuffer that owns the text; a Module must not outlive it.
+//
+// Only the statements that matter for async-copy checking are parsed in full
+// (see StatementFilter.cpp); every other statement is kept as an opaque
+// Statement with its kind, head word and range.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_AST_H
+#define PTXLINT_AST_H
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxlint {
+
+/// Half-open byte range [Begin, End) into the module's buffer.
+struct SourceRange {
+  uint32_t Begin = 0;
+  uint32_t End = 0;
+  bool empty() const { return Begin == End; }
+};
+
+enum class OperandKind {
+  Register,  ///< %r1, %rd2, %p3, or a plain identifier bound by .reg
+  Symbol,    ///< a name that is not a register (variable, param, label)
+  Immediate, ///< integer constant (Value holds it when it fits 64 bits)
+  FloatImm,  ///< 0f3F800000, 1.5, ...
+  Address,   ///< [base], [base+off], [tensorMap, {coords}]
+  Vector,    ///< {a, b, c}
+  Sink,      ///< _
+  Expr,      ///< anything else (constant expressions): kept as text
+};
+
+/// One instruction operand. Address and Vector operands nest their parts in
+/// Elements: an Address holds its base (Register/Symbol/Immediate) first and,
+/// for tensor forms, a Vector of coordinates second.
+struct Operand {
+  OperandKind Kind = OperandKind::Expr;
+  SourceRange Range;
+  std::string_view Text;   ///< whole operand text, e.g. "[%r1+8]"
+  std::string_view Name;   ///< Register/Symbol: the name; Register may carry
+                           ///< a component suffix in Component ("%tid" ".x")
+  std::string_view Component;
+  bool Negated = false;    ///< "!%p" (predicate operands)
+  bool HasValue = false;   ///< Immediate fits in 64 bits
+  bool Overflow = false;   ///< Immediate did not fit in 64 bits
+  int64_t Value = 0;       ///< Immediate value (two's complement of -x)
+  bool HasOffset = false;  ///< Address: "+imm" / "-imm" present
+  int64_t Offset = 0;      ///< Address: immediate offset
+  SourceRange OffsetRange; ///< Address: range of the offset immediate
+  std::vector<Operand> Elements;
+
+  bool isRegister() const { return Kind == OperandKind::Register; }
+  bool isImmediate() const { return Kind == OperandKind::Immediate; }
+  bool isAddress() const { return Kind == OperandKind::Address; }
+  bool isVector() const { return Kind == OperandKind::Vector; }
+};
+
+/// A dotted qualifier as written: ".shared::cluster", ".L2::cache_hint".
+struct Modifier {
+  std::string_view Text; ///< includes the leading '.'
+  SourceRange Range;
+};
+
+/// A parsed instruction: `@!%p opcode.mod.mod op, op, ...;`
+/// The opcode is the first word only ("cp" in cp.async.bulk); every dotted
+/// word after it is a Modifier, in source order. The checker's tables decide
+/// which leading modifiers name the instruction (".async.bulk.tensor").
+struct Instruction {
+  SourceRange Range;
+  std::optional<Operand> Guard; ///< @p / @!p (Negated set for @!p)
+  std::string_view Opcode;
+  SourceRange OpcodeRange;
+  std::vector<Modifier> Modifiers;
+  std::vector<Operand> Operands;
+
+  bool hasModifier(std::string_view M) const {
+    for (const Modifier &X : Modifiers)
+      if (X.Text == M)
+        return true;
+    return false;
+  }
+};
+
+enum class StatementKind {
+  Instruction,     ///< ends with ';'
+  Label,           ///< "name:"
+  Directive,       ///< .version/.target/.address_size/.file/.loc/.pragma/...
+  Declaration,     ///< .reg/.shared/.global/.const/.local/.param/.tex ... ;
+  FunctionHeader,  ///< .entry/.func header up to '{' or ';'
+  BlockOpen,       ///< {
+  BlockClose,      ///< }
+  SectionData,     ///< line inside a .section { } block (DWARF data)
+};
+
+/// One statement as the scanner found it. Parsed statements point at their
+/// node through ParsedIndex (into Module::Instructions for instructions).
+struct Statement {
+  StatementKind Kind;
+  SourceRange Range;
+  std::string_view Head; ///< first word, e.g. "cp.async.bulk.tensor.2d..."
+  int32_t ParsedIndex = -1;
+  int32_t Function = -1; ///< index into Module::Functions, -1 at module scope
+};
+
+enum class StateSpace { None, Reg, Shared, Global, Const, Local, Param, Tex, Generic };
+
+/// A name declared by .reg/.shared/... or a function parameter.
+struct Symbol {
+  std::string Name;        ///< for "%r<10>", Name is "%r" and RangeCount 10
+  StateSpace Space = StateSpace::None;
+  std::string_view Type;   ///< ".b32", ".u64", ".pred", ".b8", ...
+  unsigned VectorWidth = 0;///< .v2/.v4 -> 2/4
+  unsigned RangeCount = 0; ///< parameterised names %r<N>
+  unsigned Align = 0;
+  bool IsArray = false;
+  uint64_t ArraySize = 0;  ///< bytes-agnostic element count, 0 if unsized
+  bool Extern = false;
+  int32_t Function = -1;   ///< -1: module scope
+  SourceRange Range;       ///< the declarator
+};
+
+struct Function {
+  std::string_view Name;
+  bool IsEntry = false;
+  bool IsPrototype = false;      ///< header ended with ';'
+  uint32_t HeaderStatement = 0;
+  uint32_t FirstStatement = 0;   ///< first statement inside the body
+  uint32_t EndStatement = 0;     ///< one past the closing '}'
+  /// Cluster shape from .reqnctapercluster (0 when absent).
+  unsigned ClusterDims[3] = {0, 0, 0};
+  bool ExplicitCluster = false;
+  SourceRange NameRange;
+};
+
+/// .version/.target/.address_size as written in the module.
+struct ModuleDirectives {
+  unsigned VersionMajor = 0, VersionMinor = 0;
+  bool HasVersion = false;
+  SourceRange VersionRange;
+  std::vector<std::string_view> Targets; ///< "sm_90a", "debug", "texmode_..."
+  SourceRange TargetRange;
+  unsigned AddressSize = 0;
+};
+
+struct Module {
+  std::string_view Text;           ///< the whole buffer
+  std::vector<Statement> Statements;
+  std::vector<Instruction> Instructions;
+  std::vector<Function> Functions;
+  std::vector<Symbol> Symbols;
+  ModuleDirectives Directives;
+};
+
+} // namespace ptxlint
+
+#endif

@@ -1,0 +1,89 @@
+//===- Diagnostic.h - Diagnostics with ranges, notes and fix-its -*- C++ -*-===//
+//
+// A Diagnostic is plain data: severity, stable rule code, message, primary
+// range, notes and fix-its. Checkers report through a DiagnosticEngine, which
+// applies severity overrides and suppressions before storing them; renderers
+// (text, JSON, SARIF, GitHub) only read the stored list.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_DIAGNOSTIC_H
+#define PTXLINT_DIAGNOSTIC_H
+
+#include "ptxlint/AST.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptxlint {
+
+enum class Severity { Ignored, Note, Remark, Warning, Error, Fatal };
+
+const char *severityName(Severity S);
+
+struct FixIt {
+  SourceRange Range;       ///< text to replace (empty range = insertion)
+  std::string Replacement;
+};
+
+struct DiagNote {
+  std::string Message;
+  std::optional<SourceRange> Range; ///< none: a note without a location
+};
+
+struct Diagnostic {
+  Severity Level = Severity::Error;
+  std::string Code;       ///< stable rule code, e.g. "A101"
+  std::string Message;
+  SourceRange Range;      ///< primary range: caret at Begin, ~~~ to End
+  std::vector<DiagNote> Notes;
+  std::vector<FixIt> Fixes;
+};
+
+/// Collects diagnostics for one buffer. A filter (configuration, suppression
+/// comments) may rewrite the severity or drop a diagnostic.
+class DiagnosticEngine {
+public:
+  using Filter = std::function<Severity(const Diagnostic &, Severity)>;
+
+  void setFilter(Filter F) { TheFilter = std::move(F); }
+
+  /// Report a diagnostic; returns false if it was dropped by the filter.
+  bool report(Diagnostic D);
+
+  const std::vector<Diagnostic> &diagnostics() const { return Diags; }
+  std::vector<Diagnostic> take() { return std::move(Diags); }
+  unsigned errorCount() const { return NumErrors; }
+  unsigned warningCount() const { return NumWarnings; }
+
+  /// Stop storing after this many diagnostics (a fatal note is added once).
+  void setLimit(size_t N) { Limit = N; }
+
+private:
+  std::vector<Diagnostic> Diags;
+  Filter TheFilter;
+  unsigned NumErrors = 0, NumWarnings = 0;
+  size_t Limit = 0;
+  bool LimitHit = false;
+};
+
+/// Builder sugar: Diag(Engine, Severity::Error, "A101", Range, "msg").note(..)
+class DiagBuilder {
+public:
+  DiagBuilder(DiagnosticEngine &E, Severity S, std::string Code,
+              SourceRange R, std::string Msg);
+  DiagBuilder(const DiagBuilder &) = delete;
+  ~DiagBuilder();
+  DiagBuilder &note(std::string Msg);
+  DiagBuilder &note(SourceRange R, std::string Msg);
+  DiagBuilder &fix(SourceRange R, std::string Replacement);
+  DiagBuilder &spec(std::string_view Section); ///< "see PTX ISA 9.7.9.25.4.1"
+
+private:
+  DiagnosticEngine &Engine;
+  Diagnostic D;
+};
+
+} // namespace ptxlint
+
+#endif

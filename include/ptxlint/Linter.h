@@ -1,0 +1,51 @@
+//===- Linter.h - Lint a PTX buffer in-process ------------------*- C++ -*-===//
+//
+// The library entry point. No global state: every call builds its own parser,
+// symbol table and diagnostics, so several threads may lint at once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_LINTER_H
+#define PTXLINT_LINTER_H
+
+#include "ptxlint/AST.h"
+#include "ptxlint/Diagnostic.h"
+#include "ptxlint/SourceBuffer.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxlint {
+
+struct LintOptions {
+  /// Used when the module has no .target (or to override it): "sm_90a".
+  std::optional<std::string> Target;
+  bool OverrideTarget = false;
+  /// Used when the module has no .version (or to override it): {8, 6}.
+  std::optional<std::pair<unsigned, unsigned>> PtxVersion;
+  bool OverridePtxVersion = false;
+  /// Per-rule severity overrides (code -> severity); Ignored disables.
+  std::vector<std::pair<std::string, Severity>> SeverityOverrides;
+  /// Tensor-map box sizes in bytes given by the user, for mbarrier accounting.
+  std::optional<uint64_t> TensorBoxBytes;
+  /// Stop storing diagnostics after this many (0: no limit).
+  size_t MaxDiagnostics = 0;
+};
+
+struct LintResult {
+  std::vector<Diagnostic> Diagnostics;
+  unsigned Errors = 0;
+  unsigned Warnings = 0;
+  size_t Statements = 0;       ///< statements scanned
+  size_t ParsedStatements = 0; ///< statements handed to the ANTLR parser
+};
+
+/// Lints one buffer. Diagnostics refer to byte offsets in Buffer.
+LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts = {});
+
+/// Scans and parses only (no checks); for tools and benchmarks.
+Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
+                   size_t *ParsedStatements = nullptr);
+
+} // namespace ptxlint
+#endif

@@ -1,0 +1,77 @@
+//===- Linter.cpp - Scan, parse, run the passes ---------------------------===//
+
+#include "ptxlint/Linter.h"
+
+#include "Lint/Passes.h"
+#include "Parse/Scanner.h"
+#include "Parse/StatementFilter.h"
+#include "Parse/StatementParser.h"
+#include "ptxlint/LintContext.h"
+#include "ptxlint/RuleRegistry.h"
+
+namespace ptxlint {
+
+Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
+                   size_t *ParsedStatements) {
+  Module M;
+  scanModule(Buffer.text(), M, Diags);
+  StatementParser Parser(M, Diags);
+  size_t Parsed = 0;
+  for (uint32_t K = 0; K < M.Statements.size(); ++K) {
+    if (!needsFullParse(M.Statements[K]))
+      continue;
+    ++Parsed;
+    Parser.parse(K);
+  }
+  if (ParsedStatements)
+    *ParsedStatements = Parsed;
+  return M;
+}
+
+static ModuleSettings settingsFor(const Module &M, const LintOptions &Opts) {
+  ModuleSettings S;
+  const ModuleDirectives &D = M.Directives;
+  if (D.HasVersion && !(Opts.OverridePtxVersion && Opts.PtxVersion)) {
+    S.PtxMajor = D.VersionMajor;
+    S.PtxMinor = D.VersionMinor;
+    S.VersionRange = D.VersionRange;
+  } else if (Opts.PtxVersion) {
+    S.PtxMajor = Opts.PtxVersion->first;
+    S.PtxMinor = Opts.PtxVersion->second;
+  }
+  if (!D.Targets.empty() && !(Opts.OverrideTarget && Opts.Target)) {
+    for (std::string_view T : D.Targets)
+      S.Targets.emplace_back(T);
+    S.TargetRange = D.TargetRange;
+  } else if (Opts.Target) {
+    S.Targets.push_back(*Opts.Target);
+  }
+  return S;
+}
+
+LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
+  DiagnosticEngine Diags;
+  if (Opts.MaxDiagnostics)
+    Diags.setLimit(Opts.MaxDiagnostics);
+  if (!Opts.SeverityOverrides.empty()) {
+    Diags.setFilter([&Opts](const Diagnostic &D, Severity S) {
+      for (const auto &[Code, Sev] : Opts.SeverityOverrides)
+        if (Code == D.Code)
+          S = Sev;
+      return S;
+    });
+  }
+  LintResult R;
+  Module M = parseModule(Buffer, Diags, &R.ParsedStatements);
+  R.Statements = M.Statements.size();
+  SymbolTable Symbols(M);
+  LintContext Ctx{Buffer, M, Symbols, Opts, settingsFor(M, Opts), Diags};
+  for (auto &Pass : createAllPasses())
+    Pass->run(Ctx);
+  R.Errors = Diags.errorCount();
+  R.Warnings = Diags.warningCount();
+  R.Diagnostics = Diags.take();
+  return R;
+}
+
+} // namespace ptxlint

@@ -1,0 +1,13 @@
+//===- PassRegistry.cpp - The list of lint passes, in run order ----------===//
+
+#include "Lint/Passes.h"
+
+namespace ptxlint {
+
+std::vector<std::unique_ptr<LintPass>> createAllPasses() {
+  std::vector<std::unique_ptr<LintPass>> Passes;
+  Passes.push_back(createModuleDirectivesPass());
+  return Passes;
+}
+
+} // namespace ptxlint

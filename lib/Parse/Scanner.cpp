@@ -1,0 +1,436 @@
+//===- Scanner.cpp - Split a PTX module into statements ------------------===//
+
+#include "Parse/Scanner.h"
+
+#include "ptxlint/RuleRegistry.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace ptxlint {
+namespace {
+
+bool isIdentStart(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' ||
+         C == '$' || C == '%';
+}
+bool isIdentChar(char C) {
+  return isIdentStart(C) || (C >= '0' && C <= '9');
+}
+bool isSpace(char C) {
+  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+         C == '\v';
+}
+
+/// Directives that end at the end of their line instead of at ';'.
+bool isLineDirective(std::string_view W) {
+  static const char *const Names[] = {
+      ".version",  ".target",   ".address_size", ".file",
+      ".loc",      ".section",  ".maxntid",      ".reqntid",
+      ".minnctapersm", ".maxnctapersm", ".maxnreg", ".reqnctapercluster",
+      ".explicitcluster", ".maxclusterrank", ".noreturn", ".blocksareclusters"};
+  for (const char *N : Names)
+    if (W == N)
+      return true;
+  return false;
+}
+
+enum class BlockKind { Plain, Function, Section };
+
+class ScannerImpl {
+public:
+  ScannerImpl(std::string_view Text, Module &M, DiagnosticEngine &Diags,
+              const ScanLimits &Limits)
+      : T(Text), N(uint32_t(Text.size())), M(M), Diags(Diags), Limits(Limits) {}
+
+  void run();
+
+private:
+  // --- low-level helpers --------------------------------------------------
+  /// Skips whitespace and comments; returns false on an unterminated comment.
+  void skipSpaceAndComments();
+  /// Skips a comment starting at P if there is one; returns true if skipped.
+  bool skipComment();
+  void skipString();
+  std::string_view wordAt(uint32_t P) const;
+
+  // --- statement kinds ----------------------------------------------------
+  void lineStatement(StatementKind K);
+  void functionHeader();
+  void terminatedStatement(StatementKind K);
+  void emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
+            uint32_t HeadE);
+
+  void error(rules::Id Rule, SourceRange R, std::string Msg);
+
+  std::string_view T;
+  uint32_t N;
+  uint32_t P = 0;
+  Module &M;
+  DiagnosticEngine &Diags;
+  const ScanLimits &Limits;
+
+  std::vector<std::pair<BlockKind, uint32_t>> Blocks; // kind, '{' offset
+  BlockKind PendingBlock = BlockKind::Plain;
+  int32_t CurrentFunction = -1;
+  size_t FunctionDepth = 0; ///< Blocks.size() when the body opened
+  unsigned ErrorBudget = 50;
+};
+
+void ScannerImpl::error(rules::Id Rule, SourceRange R, std::string Msg) {
+  if (ErrorBudget == 0)
+    return;
+  if (--ErrorBudget == 0) {
+    DiagBuilder(Diags, Severity::Error, std::string(ruleInfo(Rule).Code), R,
+                "too many syntax errors; giving up on the rest of the file");
+    P = N; // stop scanning: the input is not PTX
+    return;
+  }
+  DiagBuilder(Diags, Severity::Error, std::string(ruleInfo(Rule).Code), R,
+              std::move(Msg));
+}
+
+bool ScannerImpl::skipComment() {
+  if (P + 1 >= N || T[P] != '/')
+    return false;
+  if (T[P + 1] == '/') {
+    const void *NL = std::memchr(T.data() + P, '\n', N - P);
+    P = NL ? uint32_t(static_cast<const char *>(NL) - T.data()) : N;
+    return true;
+  }
+  if (T[P + 1] == '*') {
+    uint32_t Start = P;
+    size_t End = T.find("*/", P + 2);
+    if (End == std::string_view::npos) {
+      error(rules::SyntaxError, {Start, Start + 2}, "unterminated '/*' comment");
+      P = N;
+    } else {
+      P = uint32_t(End + 2);
+    }
+    return true;
+  }
+  return false;
+}
+
+void ScannerImpl::skipSpaceAndComments() {
+  while (P < N) {
+    if (isSpace(T[P])) {
+      ++P;
+      continue;
+    }
+    if (!skipComment())
+      return;
+  }
+}
+
+void ScannerImpl::skipString() {
+  // P is at the opening quote.
+  uint32_t Start = P++;
+  while (P < N && T[P] != '"' && T[P] != '\n') {
+    if (T[P] == '\\' && P + 1 < N)
+      ++P;
+    ++P;
+  }
+  if (P < N && T[P] == '"') {
+    ++P;
+    return;
+  }
+  error(rules::SyntaxError, {Start, Start + 1}, "missing terminating '\"'");
+}
+
+std::string_view ScannerImpl::wordAt(uint32_t Q) const {
+  uint32_t E = Q;
+  if (E < N && T[E] == '.')
+    ++E;
+  while (E < N && (isIdentChar(T[E]) || T[E] == '.' || T[E] == ':'))
+    ++E;
+  return T.substr(Q, E - Q);
+}
+
+void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
+                       uint32_t HeadE) {
+  Statement S;
+  S.Kind = K;
+  S.Range = {B, E};
+  S.Head = T.substr(HeadB, HeadE - HeadB);
+  S.Function = CurrentFunction;
+  M.Statements.push_back(S);
+}
+
+/// A statement that ends at the end of its line (a trailing // comment is
+/// not part of it).
+void ScannerImpl::lineStatement(StatementKind K) {
+  uint32_t B = P;
+  std::string_view Head = wordAt(P);
+  uint32_t E = P;
+  while (E < N && T[E] != '\n') {
+    if (T[E] == '"') {
+      uint32_t Save = P;
+      P = E;
+      skipString();
+      E = P;
+      P = Save;
+      continue;
+    }
+    if (T[E] == '/' && E + 1 < N && (T[E + 1] == '/' || T[E + 1] == '*'))
+      break;
+    if (K == StatementKind::SectionData && T[E] == '}')
+      break;
+    ++E;
+  }
+  uint32_t End = E;
+  while (End > B && isSpace(T[End - 1]))
+    --End;
+  emit(K, B, End, B, B + uint32_t(Head.size()));
+  if (Head == ".section")
+    PendingBlock = BlockKind::Section;
+  P = E;
+}
+
+/// ".visible .entry name(...) .maxntid 1,1,1 {" or "... ;" (a prototype).
+void ScannerImpl::functionHeader() {
+  uint32_t B = P;
+  int Paren = 0;
+  uint32_t HeadEnd = B + uint32_t(wordAt(B).size());
+  while (P < N) {
+    char C = T[P];
+    if (skipComment())
+      continue;
+    if (C == '"') {
+      skipString();
+      continue;
+    }
+    if (C == '(')
+      ++Paren;
+    else if (C == ')')
+      --Paren;
+    else if (Paren <= 0 && (C == '{' || C == ';'))
+      break;
+    else if (C == '}') {
+      break; // malformed; let the caller report the brace
+    }
+    ++P;
+  }
+  bool Prototype = P < N && T[P] == ';';
+  uint32_t E = Prototype ? P + 1 : P;
+  uint32_t End = E;
+  while (End > B && isSpace(T[End - 1]))
+    --End;
+  emit(StatementKind::FunctionHeader, B, End, B, HeadEnd);
+  Function F;
+  F.HeaderStatement = uint32_t(M.Statements.size() - 1);
+  F.IsPrototype = Prototype;
+  F.FirstStatement = F.EndStatement = F.HeaderStatement + 1;
+  M.Functions.push_back(F);
+  if (Prototype) {
+    P = E;
+  } else {
+    PendingBlock = BlockKind::Function;
+  }
+}
+
+/// An instruction or declaration: ends at ';' outside braces. A '}' at depth 0
+/// or the end of input means the ';' is missing.
+void ScannerImpl::terminatedStatement(StatementKind K) {
+  uint32_t B = P;
+  uint32_t HeadB = P;
+  // Skip a guard predicate "@!%p" to find the opcode.
+  if (K == StatementKind::Instruction && T[P] == '@') {
+    uint32_t Q = P + 1;
+    while (Q < N && (T[Q] == '!' || isSpace(T[Q])))
+      ++Q;
+    while (Q < N && isIdentChar(T[Q]))
+      ++Q;
+    while (Q < N && isSpace(T[Q]))
+      ++Q;
+    HeadB = Q;
+  }
+  uint32_t HeadE = HeadB;
+  while (HeadE < N && (isIdentChar(T[HeadE]) || T[HeadE] == '.' ||
+                       T[HeadE] == ':'))
+    ++HeadE;
+
+  uint32_t Depth = 0;
+  bool TooDeep = false;
+  uint32_t LastTokenEnd = HeadE;
+  while (P < N) {
+    char C = T[P];
+    if (C == '/' && skipComment())
+      continue;
+    if (C == '"') {
+      skipString();
+      LastTokenEnd = P;
+      continue;
+    }
+    if (C == ';' && Depth == 0) {
+      ++P;
+      emit(K, B, P, HeadB, HeadE);
+      if (TooDeep)
+        M.Statements.back().ParsedIndex = -2; // mark: never parse
+      return;
+    }
+    if (C == '{' || C == '(' || C == '[') {
+      if (++Depth > Limits.MaxStatementNesting && !TooDeep) {
+        TooDeep = true;
+        error(rules::InputTooLarge, {P, P + 1},
+              "brackets nested more than " +
+                  std::to_string(Limits.MaxStatementNesting) +
+                  " deep in one statement");
+      }
+    } else if (C == '}' || C == ')' || C == ']') {
+      if (Depth == 0 && C == '}')
+        break; // block close: the statement lacks its ';'
+      if (Depth > 0)
+        --Depth;
+    }
+    if (!isSpace(C))
+      LastTokenEnd = P + 1;
+    ++P;
+  }
+  // Missing ';': report after the last token, as a compiler does.
+  emit(K, B, LastTokenEnd, HeadB, HeadE);
+  M.Statements.back().ParsedIndex = -2;
+  DiagBuilder(Diags, Severity::Error, std::string(ruleInfo(rules::MissingSemicolon).Code),
+              {LastTokenEnd, LastTokenEnd},
+              K == StatementKind::Instruction
+                  ? "expected ';' after instruction"
+                  : "expected ';' after declaration")
+      .fix({LastTokenEnd, LastTokenEnd}, ";");
+}
+
+void ScannerImpl::run() {
+  while (true) {
+    skipSpaceAndComments();
+    if (P >= N)
+      break;
+    char C = T[P];
+    BlockKind Top = Blocks.empty() ? BlockKind::Plain : Blocks.back().first;
+
+    if (C == '{') {
+      Blocks.push_back({PendingBlock, P});
+      if (PendingBlock == BlockKind::Function && CurrentFunction < 0) {
+        CurrentFunction = int32_t(M.Functions.size() - 1);
+        FunctionDepth = Blocks.size();
+      }
+      emit(StatementKind::BlockOpen, P, P + 1, P, P + 1);
+      if (CurrentFunction >= 0 && Blocks.size() == FunctionDepth)
+        M.Functions[CurrentFunction].FirstStatement =
+            uint32_t(M.Statements.size());
+      PendingBlock = BlockKind::Plain;
+      ++P;
+      continue;
+    }
+    if (C == '}') {
+      if (Blocks.empty()) {
+        error(rules::UnbalancedBrace, {P, P + 1}, "extraneous closing brace ('}')");
+        ++P;
+        continue;
+      }
+      emit(StatementKind::BlockClose, P, P + 1, P, P + 1);
+      if (CurrentFunction >= 0 && Blocks.size() == FunctionDepth) {
+        M.Functions[CurrentFunction].EndStatement = uint32_t(M.Statements.size());
+        CurrentFunction = -1;
+      }
+      Blocks.pop_back();
+      ++P;
+      continue;
+    }
+    if (Top == BlockKind::Section) {
+      lineStatement(StatementKind::SectionData);
+      continue;
+    }
+    if (C == '.') {
+      std::string_view W = wordAt(P);
+      if (isLineDirective(W)) {
+        lineStatement(StatementKind::Directive);
+        continue;
+      }
+      // Leading attribute words decide between a function header and a
+      // variable declaration: ".visible .entry" vs ".visible .global".
+      uint32_t Q = P;
+      bool IsFunction = false;
+      while (Q < N && T[Q] == '.') {
+        std::string_view X = wordAt(Q);
+        if (X == ".entry" || X == ".func") {
+          IsFunction = true;
+          break;
+        }
+        if (X != ".visible" && X != ".extern" && X != ".weak" &&
+            X != ".common")
+          break;
+        Q += uint32_t(X.size());
+        while (Q < N && isSpace(T[Q]))
+          ++Q;
+      }
+      if (IsFunction) {
+        functionHeader();
+        continue;
+      }
+      terminatedStatement(W == ".pragma" ? StatementKind::Directive
+                                         : StatementKind::Declaration);
+      continue;
+    }
+    if (isIdentStart(C)) {
+      // A label is an identifier immediately followed by ':' (not '::').
+      uint32_t Q = P;
+      while (Q < N && isIdentChar(T[Q]))
+        ++Q;
+      if (Q < N && T[Q] == ':' && !(Q + 1 < N && T[Q + 1] == ':')) {
+        emit(StatementKind::Label, P, Q + 1, P, Q);
+        P = Q + 1;
+        continue;
+      }
+      terminatedStatement(StatementKind::Instruction);
+      continue;
+    }
+    if (C == '@') {
+      terminatedStatement(StatementKind::Instruction);
+      continue;
+    }
+    if (C == ';') { // an empty statement is legal
+      ++P;
+      continue;
+    }
+    // Not PTX: report once and resynchronise at the next line.
+    uint32_t Start = P;
+    unsigned char U = static_cast<unsigned char>(C);
+    std::string Shown;
+    if (U >= 0x20 && U < 0x7f)
+      Shown = std::string("'") + C + "'";
+    else {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "0x%02X", U);
+      Shown = std::string("byte ") + Buf;
+    }
+    error(rules::SyntaxError, {Start, Start + 1},
+          "unexpected " + Shown + " at the start of a statement");
+    const void *NL = std::memchr(T.data() + P, '\n', N - P);
+    P = NL ? uint32_t(static_cast<const char *>(NL) - T.data()) + 1 : N;
+  }
+  if (!Blocks.empty() && ErrorBudget > 0) {
+    uint32_t Open = Blocks.back().second;
+    error(rules::UnbalancedBrace, {Open, Open + 1},
+          "'{' is never closed (" + std::to_string(Blocks.size()) +
+              " block(s) open at end of file)");
+    if (CurrentFunction >= 0)
+      M.Functions[CurrentFunction].EndStatement = uint32_t(M.Statements.size());
+  }
+}
+
+} // namespace
+
+void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
+                const ScanLimits &Limits) {
+  M.Text = Text;
+  if (Text.size() >= UINT32_MAX) {
+    DiagBuilder(Diags, Severity::Error,
+                std::string(ruleInfo(rules::InputTooLarge).Code), {0, 0},
+                "input is larger than 4 GiB; ptxlint reads at most 4 GiB per file");
+    return;
+  }
+  // Rough guess: one statement per 30 bytes keeps reallocations rare.
+  M.Statements.reserve(Text.size() / 30 + 16);
+  ScannerImpl(Text, M, Diags, Limits).run();
+}
+
+} // namespace ptxlint

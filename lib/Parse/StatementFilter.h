@@ -1,0 +1,16 @@
+//===- StatementFilter.h - Which statements get a full parse ----*- C++ -*-===//
+#ifndef PTXLINT_PARSE_STATEMENTFILTER_H
+#define PTXLINT_PARSE_STATEMENTFILTER_H
+
+#include "ptxlint/AST.h"
+
+namespace ptxlint {
+
+/// True if the statement must be parsed into the AST: module directives,
+/// declarations, function headers, and the instructions the checks read.
+/// Everything else stays an opaque Statement (its head word and range), which
+/// is what makes linting a 400,000-line module cheap.
+bool needsFullParse(const Statement &S);
+
+} // namespace ptxlint
+#endif

@@ -1,0 +1,39 @@
+//===- StatementParser.h - ANTLR parse of one statement into AST -*- C++ -*-===//
+//
+// Wraps the ANTLR-generated PtxStatement parser. One StatementParser is reused
+// for every statement of a module (lexer, token stream and parser are reset,
+// not rebuilt), and parse trees are freed after each statement: memory stays
+// bounded by the largest statement, not the module.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_PARSE_STATEMENTPARSER_H
+#define PTXLINT_PARSE_STATEMENTPARSER_H
+
+#include "ptxlint/AST.h"
+#include "ptxlint/Diagnostic.h"
+
+#include <memory>
+
+namespace ptxlint {
+
+class StatementParser {
+public:
+  StatementParser(Module &M, DiagnosticEngine &Diags);
+  ~StatementParser();
+
+  /// Parses statement Index of M.Statements according to its kind and records
+  /// the result in M. Returns false (after reporting S001) on a syntax error.
+  bool parse(uint32_t Index);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> I;
+};
+
+/// Parses a PTX integer literal (decimal, 0x hex, 0b binary, leading-0 octal,
+/// optional U suffix). Returns false if it is malformed; sets Overflow when
+/// the value does not fit in 64 bits.
+bool parseIntegerLiteral(std::string_view Text, uint64_t &Value, bool &Overflow);
+
+} // namespace ptxlint
+#endif

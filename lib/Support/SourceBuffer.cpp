@@ -1,0 +1,51 @@
+//===- SourceBuffer.cpp - Line table for diagnostics ----------------------===//
+
+#include "ptxlint/SourceBuffer.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptxlint {
+
+void SourceBuffer::buildLineTable() const {
+  if (!LineStarts.empty())
+    return;
+  LineStarts.push_back(0);
+  const char *B = Text.data(), *E = B + Text.size();
+  for (const char *P = B; P < E;) {
+    const void *NL = std::memchr(P, '\n', size_t(E - P));
+    if (!NL)
+      break;
+    P = static_cast<const char *>(NL) + 1;
+    LineStarts.push_back(uint32_t(P - B));
+  }
+}
+
+SourceBuffer::LineCol SourceBuffer::lineCol(uint32_t Offset) const {
+  buildLineTable();
+  Offset = std::min<uint32_t>(Offset, uint32_t(Text.size()));
+  auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
+  unsigned Line = unsigned(It - LineStarts.begin());
+  return {Line, Offset - LineStarts[Line - 1] + 1};
+}
+
+uint32_t SourceBuffer::lineStart(unsigned Line) const {
+  buildLineTable();
+  if (Line == 0 || Line > LineStarts.size())
+    return uint32_t(Text.size());
+  return LineStarts[Line - 1];
+}
+
+std::string_view SourceBuffer::lineText(unsigned Line) const {
+  buildLineTable();
+  if (Line == 0 || Line > LineStarts.size())
+    return {};
+  uint32_t B = LineStarts[Line - 1];
+  uint32_t E = Line < LineStarts.size() ? LineStarts[Line] : uint32_t(Text.size());
+  std::string_view L(Text.data() + B, E - B);
+  while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
+    L.remove_suffix(1);
+  return L;
+}
+
+} // namespace ptxlint
