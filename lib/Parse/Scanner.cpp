@@ -250,7 +250,10 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
                        T[HeadE] == ':'))
     ++HeadE;
 
-  uint32_t Depth = 0;
+  // ';' ends the statement whatever the bracket depth: PTX has no ';' inside
+  // operands, and an unclosed '[' must not swallow the rest of the file.
+  // Only '{' depth is tracked, to tell a vector's '}' from a block's '}'.
+  uint32_t Braces = 0, Nesting = 0;
   bool TooDeep = false;
   uint32_t LastTokenEnd = HeadE;
   while (P < N) {
@@ -262,7 +265,7 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
       LastTokenEnd = P;
       continue;
     }
-    if (C == ';' && Depth == 0) {
+    if (C == ';') {
       ++P;
       emit(K, B, P, HeadB, HeadE);
       if (TooDeep)
@@ -270,7 +273,8 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
       return;
     }
     if (C == '{' || C == '(' || C == '[') {
-      if (++Depth > Limits.MaxStatementNesting && !TooDeep) {
+      Braces += C == '{';
+      if (++Nesting > Limits.MaxStatementNesting && !TooDeep) {
         TooDeep = true;
         error(rules::InputTooLarge, {P, P + 1},
               "brackets nested more than " +
@@ -278,10 +282,13 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
                   " deep in one statement");
       }
     } else if (C == '}' || C == ')' || C == ']') {
-      if (Depth == 0 && C == '}')
-        break; // block close: the statement lacks its ';'
-      if (Depth > 0)
-        --Depth;
+      if (C == '}') {
+        if (Braces == 0)
+          break; // block close: the statement lacks its ';'
+        --Braces;
+      }
+      if (Nesting > 0)
+        --Nesting;
     }
     if (!isSpace(C))
       LastTokenEnd = P + 1;

@@ -104,7 +104,7 @@ private:
     if (has(Exp, PtxStatementLexer::GT))
       return "expected '>' after register count, found " + Got;
     if (has(Exp, PtxStatementLexer::SEMI) &&
-        has(Exp, PtxStatementLexer::COMMA))
+        Off->getType() != antlr4::Token::EOF)
       return "expected ',' or ';' after operand, found " + Got;
     if (has(Exp, PtxStatementLexer::SEMI))
       return "expected ';', found " + Got;
