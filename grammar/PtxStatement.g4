@@ -64,10 +64,21 @@ vectorElements
     : operand (COMMA operand)*
     ;
 
+// Constant expressions, flat rather than left-recursive: ANTLR's
+// precedence-climbing rules cost several times more per operand, and PTX
+// operands are almost always a single name or number. Precedence does not
+// matter here: the linter never evaluates a binary expression except
+// "base + offset" in an address, which addressBody handles.
 expr
-    : MINUS expr                                            # negExpr
-    | expr op=(PLUS | MINUS | STAR | SLASH | PERCENT_OP | SHL | SHR
-              | AMP | PIPE | CARET) expr                    # binaryExpr
+    : unary (binaryOp unary)*
+    ;
+
+binaryOp
+    : PLUS | MINUS | STAR | SLASH | PERCENT_OP | SHL | SHR | AMP | PIPE | CARET
+    ;
+
+unary
+    : MINUS unary                                           # negExpr
     | LPAREN expr RPAREN                                    # parenExpr
     | IDENT MODIFIER?                                       # nameExpr
     | INT                                                   # intExpr

@@ -37,6 +37,17 @@ bool isLineDirective(std::string_view W) {
 
 enum class BlockKind { Plain, Function, Section };
 
+/// Bytes that need attention inside an instruction or declaration.
+struct SpecialTable {
+  bool Table[256] = {};
+  constexpr SpecialTable() {
+    for (char C : {';', '/', '"', '{', '}', '(', ')', '[', ']'})
+      Table[static_cast<unsigned char>(C)] = true;
+  }
+  constexpr bool operator[](unsigned char C) const { return Table[C]; }
+};
+constexpr SpecialTable SpecialInStatement;
+
 class ScannerImpl {
 public:
   ScannerImpl(std::string_view Text, Module &M, DiagnosticEngine &Diags,
@@ -255,14 +266,20 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
   // Only '{' depth is tracked, to tell a vector's '}' from a block's '}'.
   uint32_t Braces = 0, Nesting = 0;
   bool TooDeep = false;
-  uint32_t LastTokenEnd = HeadE;
   while (P < N) {
+    // Most bytes of a statement are ordinary: skip them in a tight loop.
+    while (P < N && !SpecialInStatement[static_cast<unsigned char>(T[P])])
+      ++P;
+    if (P >= N)
+      break;
     char C = T[P];
-    if (C == '/' && skipComment())
+    if (C == '/') {
+      if (!skipComment())
+        ++P;
       continue;
+    }
     if (C == '"') {
       skipString();
-      LastTokenEnd = P;
       continue;
     }
     if (C == ';') {
@@ -281,7 +298,7 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
                   std::to_string(Limits.MaxStatementNesting) +
                   " deep in one statement");
       }
-    } else if (C == '}' || C == ')' || C == ']') {
+    } else { // '}' ')' ']'
       if (C == '}') {
         if (Braces == 0)
           break; // block close: the statement lacks its ';'
@@ -290,10 +307,13 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
       if (Nesting > 0)
         --Nesting;
     }
-    if (!isSpace(C))
-      LastTokenEnd = P + 1;
     ++P;
   }
+  // The statement ends after its last non-blank byte (comments aside, which
+  // only matter for where the caret goes).
+  uint32_t LastTokenEnd = P;
+  while (LastTokenEnd > B && isSpace(T[LastTokenEnd - 1]))
+    --LastTokenEnd;
   // Missing ';': report after the last token, as a compiler does.
   emit(K, B, LastTokenEnd, HeadB, HeadE);
   M.Statements.back().ParsedIndex = -2;

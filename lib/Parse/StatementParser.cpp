@@ -2,6 +2,9 @@
 
 #include "Parse/StatementParser.h"
 
+#include "Parse/Cst.h"
+#include "Parse/FastLexer.h"
+
 #include "ptxlint/RuleRegistry.h"
 
 #include "PtxStatementLexer.h"
@@ -9,6 +12,7 @@
 #include "antlr4-runtime.h"
 
 #include <charconv>
+#include <unordered_map>
 
 using namespace ptxlint_grammar;
 
@@ -60,6 +64,7 @@ public:
   std::string Message;
   size_t TokenStart = 0, TokenStop = 0; ///< char indices in the statement
   bool AtEnd = false;
+  const std::string *Source = nullptr; ///< the statement text being parsed
 
   void syntaxError(antlr4::Recognizer *R, antlr4::Token *Off, size_t, size_t,
                    const std::string &, std::exception_ptr) override {
@@ -75,22 +80,28 @@ public:
     TokenStart = Off->getStartIndex();
     TokenStop = Off->getStopIndex();
     antlr4::misc::IntervalSet Exp = P->getExpectedTokens();
-    Message = describe(Exp, Off);
+    Message = describe(Exp, Off, tokenText(Off));
   }
 
 private:
   static bool has(const antlr4::misc::IntervalSet &S, ssize_t Type) {
     return S.contains(size_t(Type));
   }
+  std::string tokenText(antlr4::Token *Tok) const {
+    if (!Source || Tok->getType() == antlr4::Token::EOF ||
+        Tok->getStartIndex() >= Source->size())
+      return "";
+    return Source->substr(Tok->getStartIndex(),
+                          Tok->getStopIndex() - Tok->getStartIndex() + 1);
+  }
+
   static std::string describe(const antlr4::misc::IntervalSet &Exp,
-                              antlr4::Token *Off) {
+                              antlr4::Token *Off, const std::string &Text) {
     std::string Got = Off->getType() == antlr4::Token::EOF
                           ? std::string("end of statement")
-                          : "'" + Off->getText() + "'";
+                          : "'" + Text + "'";
     if (Off->getType() == PtxStatementLexer::OTHER) {
-      unsigned char C = Off->getText().empty()
-                            ? 0
-                            : static_cast<unsigned char>(Off->getText()[0]);
+      unsigned char C = Text.empty() ? 0 : static_cast<unsigned char>(Text[0]);
       if (C < 0x20 || C >= 0x7f)
         return "invalid character in statement";
       return "unexpected character " + Got;
@@ -127,64 +138,111 @@ private:
 
 } // namespace
 
+/// Ends the parse at the first syntax error (after the listener has seen it)
+/// and skips ANTLR's per-loop resynchronisation, which only matters for
+/// recovery: a statement with an error is reported once and not built.
+class FirstErrorStrategy : public antlr4::DefaultErrorStrategy {
+public:
+  void sync(antlr4::Parser *) override {}
+  void recover(antlr4::Parser *, std::exception_ptr) override {
+    throw antlr4::ParseCancellationException();
+  }
+  antlr4::Token *recoverInline(antlr4::Parser *Recognizer) override {
+    antlr4::InputMismatchException E(Recognizer);
+    reportError(Recognizer, E);
+    throw antlr4::ParseCancellationException();
+  }
+};
+
+/// One lexed token: type and inclusive byte range within the statement.
+struct Tok {
+  uint16_t Type;
+  uint32_t Start, Stop;
+};
+
+enum class EntryRule : char { Instruction = 'I', Directive = 'D', Declaration = 'd', Header = 'H' };
+
 struct StatementParser::Impl {
   Module &M;
   DiagnosticEngine &Diags;
-  antlr4::ANTLRInputStream Input;
-  PtxStatementLexer Lexer;
+  FastLexer Lexer;
   antlr4::CommonTokenStream Tokens;
   PtxStatementParser Parser;
   ErrorCollector Errors;
   uint32_t Base = 0;   ///< byte offset of the statement in the buffer
-  std::string Scratch; ///< the statement text, ASCII-only
+  std::string Scratch; ///< the statement text handed to the lexer
+  std::vector<Tok> Toks;
+  std::string Key;     ///< entry rule + token types: the shape cache key
+  std::unordered_map<std::string, Cst> Shapes;
+  const Cst *Tree = nullptr;
+  size_t ShapeHits = 0, ShapeMisses = 0;
+
+  static constexpr size_t MaxShapes = 1 << 16;
+  static constexpr size_t MaxCachedTokens = 4096;
 
   Impl(Module &M, DiagnosticEngine &Diags)
-      : M(M), Diags(Diags), Input(std::string()), Lexer(&Input),
-        Tokens(&Lexer), Parser(&Tokens) {
-    Lexer.removeErrorListeners();
+      : M(M), Diags(Diags), Tokens(&Lexer), Parser(&Tokens) {
     Parser.removeErrorListeners();
-    Lexer.addErrorListener(&Errors);
     Parser.addErrorListener(&Errors);
+    Parser.setErrorHandler(std::make_shared<FirstErrorStrategy>());
     // Statements are small and the grammar is SLL: skip full-context retries.
     Parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::SLL);
   }
 
-  // --- ranges ---------------------------------------------------------------
-  SourceRange range(antlr4::Token *A, antlr4::Token *B) const {
-    if (!A || !B)
-      return {Base, Base};
-    return {Base + uint32_t(A->getStartIndex()),
-            Base + uint32_t(B->getStopIndex() + 1)};
-  }
-  SourceRange range(antlr4::ParserRuleContext *C) const {
-    return range(C->getStart(), C->getStop());
-  }
-  SourceRange range(antlr4::tree::TerminalNode *T) const {
-    return range(T->getSymbol(), T->getSymbol());
-  }
-  std::string_view text(SourceRange R) const {
-    return M.Text.substr(R.Begin, R.End - R.Begin);
-  }
-
-  // --- running the parser ----------------------------------------------------
-  void reset(std::string_view StatementText, uint32_t Offset) {
+  // --- tokens and the shape cache ---------------------------------------------
+  /// Lexes the statement and finds (or builds with ANTLR) its CST.
+  bool parseShape(std::string_view StatementText, uint32_t Offset, EntryRule R) {
     Base = Offset;
     Scratch.assign(StatementText);
-    // ANTLR indexes code points, not bytes: keep the text one byte per
-    // character so token offsets are byte offsets. Non-ASCII bytes are only
-    // legal inside comments and strings; elsewhere DEL lexes as OTHER and
-    // becomes a syntax error at the right column.
-    for (char &C : Scratch)
-      if (static_cast<unsigned char>(C) >= 0x80)
-        C = 0x7f;
+    Lexer.reset(Scratch);
+    Toks.clear();
+    Key.clear();
+    Key += char(R);
+    while (true) {
+      size_t Start;
+      size_t Type = Lexer.lexOne(Start);
+      if (Type == antlr4::Token::EOF)
+        break;
+      Toks.push_back({uint16_t(Type), uint32_t(Start), uint32_t(Lexer.getCharPositionInLine() - 1)});
+      Key += char(Type);
+    }
+    auto It = Shapes.find(Key);
+    if (It != Shapes.end()) {
+      ++ShapeHits;
+      Tree = &It->second;
+      return true;
+    }
+    ++ShapeMisses;
     Parser.getTreeTracker().reset(); // free the previous statement's tree
-    Input.load(Scratch);
-    Lexer.setInputStream(&Input);
+    Lexer.reset(Scratch);
     Tokens.setTokenSource(&Lexer);
     Parser.setTokenStream(&Tokens);
     Errors = ErrorCollector();
+    Errors.Source = &Scratch;
+    antlr4::ParserRuleContext *Ctx = nullptr;
+    try {
+      switch (R) {
+      case EntryRule::Instruction: Ctx = Parser.instructionStatement(); break;
+      case EntryRule::Directive: Ctx = Parser.directiveStatement(); break;
+      case EntryRule::Declaration: Ctx = Parser.declarationStatement(); break;
+      case EntryRule::Header: Ctx = Parser.functionHeader(); break;
+      }
+    } catch (const antlr4::ParseCancellationException &) {
+      // the first error was reported to Errors
+    }
+    if (reportIfError() || !Ctx)
+      return false;
+    Cst Built = Cst::fromParseTree(Ctx);
+    if (Shapes.size() < MaxShapes && Toks.size() <= MaxCachedTokens) {
+      Tree = &Shapes.emplace(Key, std::move(Built)).first->second;
+    } else {
+      Uncached = std::move(Built);
+      Tree = &Uncached;
+    }
+    return true;
   }
+  Cst Uncached;
 
   bool reportIfError() {
     if (!Errors.HasError)
@@ -201,58 +259,83 @@ struct StatementParser::Impl {
     return true;
   }
 
+  // --- CST navigation ----------------------------------------------------------
+  const CstNode &node(uint32_t I) const { return Tree->Nodes[I]; }
+  template <typename Fn> void forChildren(uint32_t I, Fn F) const {
+    const CstNode &N = node(I);
+    for (uint32_t K = N.ChildBegin; K < N.ChildEnd; ++K)
+      F(Tree->Children[K]);
+  }
+  /// The first child of kind K (or terminal of token type T); ~0u if none.
+  uint32_t child(uint32_t I, CstKind K, size_t TokenType = 0) const {
+    const CstNode &N = node(I);
+    for (uint32_t C = N.ChildBegin; C < N.ChildEnd; ++C) {
+      const CstNode &X = node(Tree->Children[C]);
+      if (X.Kind == K && (K != CstKind::Terminal || X.TokenType == TokenType))
+        return Tree->Children[C];
+    }
+    return ~0u;
+  }
+  std::vector<uint32_t> children(uint32_t I, CstKind K, size_t TokenType = 0) const {
+    std::vector<uint32_t> Out;
+    forChildren(I, [&](uint32_t C) {
+      const CstNode &X = node(C);
+      if (X.Kind == K && (K != CstKind::Terminal || X.TokenType == TokenType))
+        Out.push_back(C);
+    });
+    return Out;
+  }
+  SourceRange range(uint32_t I) const {
+    const CstNode &N = node(I);
+    if (N.LastToken < N.FirstToken || N.FirstToken >= Toks.size())
+      return {Base, Base};
+    return {Base + Toks[N.FirstToken].Start, Base + Toks[N.LastToken].Stop + 1};
+  }
+  std::string_view text(SourceRange R) const {
+    return M.Text.substr(R.Begin, R.End - R.Begin);
+  }
+  std::string_view text(uint32_t I) const { return text(range(I)); }
+  uint64_t intValue(uint32_t I, bool &Overflow) const {
+    uint64_t V = 0;
+    Overflow = false;
+    parseIntegerLiteral(text(I), V, Overflow);
+    return V;
+  }
+
   // --- AST building ----------------------------------------------------------
-  Operand buildExpr(PtxStatementParser::ExprContext *C);
-  Operand buildOperand(PtxStatementParser::OperandContext *C);
-  void buildAddress(PtxStatementParser::AddressBodyContext *C, Operand &Out);
+  Operand buildExpr(uint32_t I);
+  Operand buildUnary(uint32_t I);
+  Operand buildOperand(uint32_t I);
+  void buildAddress(uint32_t Body, Operand &Out);
   bool parseInstruction(Statement &S);
   bool parseDirective(Statement &S);
   bool parseDeclaration(Statement &S);
   bool parseFunctionHeader(Statement &S);
-  Symbol declareFrom(const std::vector<PtxStatementParser::DeclSpecifierContext *> &Specs,
-                     PtxStatementParser::DeclaratorContext *D, int32_t Function);
+  Symbol declareFrom(const std::vector<uint32_t> &Specs, uint32_t Declarator,
+                     int32_t Function);
 };
 
-Operand StatementParser::Impl::buildExpr(PtxStatementParser::ExprContext *C) {
+Operand StatementParser::Impl::buildUnary(uint32_t I) {
   Operand O;
-  O.Range = range(C);
+  O.Range = range(I);
   O.Text = text(O.Range);
-  if (auto *I = dynamic_cast<PtxStatementParser::IntExprContext *>(C)) {
+  switch (node(I).Kind) {
+  case CstKind::IntExpr: {
+    O.Kind = OperandKind::Immediate;
     uint64_t V;
     bool Overflow;
-    O.Kind = OperandKind::Immediate;
-    if (parseIntegerLiteral(I->INT()->getText(), V, Overflow)) {
+    if (parseIntegerLiteral(O.Text, V, Overflow)) {
       O.HasValue = !Overflow;
       O.Overflow = Overflow;
       O.Value = int64_t(V);
     }
     return O;
   }
-  if (auto *N = dynamic_cast<PtxStatementParser::NegExprContext *>(C)) {
-    Operand Inner = buildExpr(N->expr());
-    if (Inner.Kind == OperandKind::Immediate) {
-      Inner.Value = int64_t(0 - uint64_t(Inner.Value));
-      Inner.Range = O.Range;
-      Inner.Text = O.Text;
-      return Inner;
-    }
-    if (Inner.Kind == OperandKind::FloatImm) {
-      Inner.Range = O.Range;
-      Inner.Text = O.Text;
-      return Inner;
-    }
-    O.Kind = OperandKind::Expr;
-    return O;
-  }
-  if (dynamic_cast<PtxStatementParser::FloatExprContext *>(C)) {
-    O.Kind = OperandKind::FloatImm;
-    return O;
-  }
-  if (auto *N = dynamic_cast<PtxStatementParser::NameExprContext *>(C)) {
-    SourceRange NR = range(N->IDENT());
-    O.Name = text(NR);
-    if (N->MODIFIER())
-      O.Component = text(range(N->MODIFIER()));
+  case CstKind::NameExpr: {
+    O.Name = text(child(I, CstKind::Terminal, PtxStatementLexer::IDENT));
+    uint32_t Mod = child(I, CstKind::Terminal, PtxStatementLexer::MODIFIER);
+    if (Mod != ~0u)
+      O.Component = text(Mod);
     if (O.Name == "_")
       O.Kind = OperandKind::Sink;
     else if (O.Name[0] == '%')
@@ -261,34 +344,73 @@ Operand StatementParser::Impl::buildExpr(PtxStatementParser::ExprContext *C) {
       O.Kind = OperandKind::Symbol; // the symbol table may say it is a .reg
     return O;
   }
-  if (auto *P = dynamic_cast<PtxStatementParser::ParenExprContext *>(C)) {
-    Operand Inner = buildExpr(P->expr());
+  case CstKind::NegExpr: {
+    uint32_t Sub = ~0u;
+    forChildren(I, [&](uint32_t C) {
+      if (node(C).Kind != CstKind::Terminal)
+        Sub = C;
+    });
+    Operand Inner = buildUnary(Sub);
+    if (Inner.Kind == OperandKind::Immediate)
+      Inner.Value = int64_t(0 - uint64_t(Inner.Value));
+    else if (Inner.Kind != OperandKind::FloatImm)
+      break;
+    Inner.Range = O.Range;
+    Inner.Text = O.Text;
+    return Inner;
+  }
+  case CstKind::FloatExpr:
+    O.Kind = OperandKind::FloatImm;
+    return O;
+  case CstKind::ParenExpr: {
+    Operand Inner = buildExpr(child(I, CstKind::Expr));
     if (Inner.Kind == OperandKind::Immediate) {
       Inner.Range = O.Range;
       Inner.Text = O.Text;
       return Inner;
     }
+    break;
+  }
+  default:
+    break;
   }
   O.Kind = OperandKind::Expr;
   return O;
 }
 
+Operand StatementParser::Impl::buildExpr(uint32_t I) {
+  std::vector<uint32_t> Parts;
+  forChildren(I, [&](uint32_t C) {
+    if (node(C).Kind != CstKind::BinaryOp)
+      Parts.push_back(C);
+  });
+  if (Parts.size() == 1)
+    return buildUnary(Parts[0]);
+  Operand O;
+  O.Range = range(I);
+  O.Text = text(O.Range);
+  O.Kind = OperandKind::Expr;
+  return O;
+}
+
 /// [base], [base+imm], [base+-imm], [imm], [tensorMap, {c0, ...}]
-void StatementParser::Impl::buildAddress(PtxStatementParser::AddressBodyContext *C,
-                                         Operand &Out) {
-  PtxStatementParser::ExprContext *E = C->expr();
-  auto *Bin = dynamic_cast<PtxStatementParser::BinaryExprContext *>(E);
+void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
+  uint32_t E = child(Body, CstKind::Expr);
+  std::vector<uint32_t> Parts, Ops;
+  forChildren(E, [&](uint32_t C) {
+    (node(C).Kind == CstKind::BinaryOp ? Ops : Parts).push_back(C);
+  });
   bool Split = false;
-  if (Bin && (Bin->op->getType() == PtxStatementLexer::PLUS ||
-              Bin->op->getType() == PtxStatementLexer::MINUS)) {
-    Operand L = buildExpr(Bin->expr(0));
-    Operand R = buildExpr(Bin->expr(1));
-    if ((L.Kind == OperandKind::Register || L.Kind == OperandKind::Symbol) &&
+  if (Parts.size() == 2) {
+    uint16_t Op = Toks[node(Ops[0]).FirstToken].Type;
+    Operand L = buildUnary(Parts[0]);
+    Operand R = buildUnary(Parts[1]);
+    if ((Op == PtxStatementLexer::PLUS || Op == PtxStatementLexer::MINUS) &&
+        (L.Kind == OperandKind::Register || L.Kind == OperandKind::Symbol) &&
         R.Kind == OperandKind::Immediate && R.HasValue) {
       Out.HasOffset = true;
-      Out.Offset = Bin->op->getType() == PtxStatementLexer::MINUS
-                       ? int64_t(0 - uint64_t(R.Value))
-                       : R.Value;
+      Out.Offset = Op == PtxStatementLexer::MINUS ? int64_t(0 - uint64_t(R.Value))
+                                                  : R.Value;
       Out.OffsetRange = R.Range;
       Out.Elements.push_back(L);
       Split = true;
@@ -296,114 +418,145 @@ void StatementParser::Impl::buildAddress(PtxStatementParser::AddressBodyContext 
   }
   if (!Split)
     Out.Elements.push_back(buildExpr(E));
-  for (PtxStatementParser::OperandContext *Rest : C->operand())
-    Out.Elements.push_back(buildOperand(Rest));
+  forChildren(Body, [&](uint32_t C) {
+    CstKind K = node(C).Kind;
+    if (K != CstKind::Terminal && K != CstKind::Expr)
+      Out.Elements.push_back(buildOperand(C));
+  });
 }
 
-Operand StatementParser::Impl::buildOperand(PtxStatementParser::OperandContext *C) {
-  if (auto *E = dynamic_cast<PtxStatementParser::ExprOperandContext *>(C))
-    return buildExpr(E->expr());
+Operand StatementParser::Impl::buildOperand(uint32_t I) {
+  CstKind K = node(I).Kind;
+  if (K == CstKind::ExprOperand)
+    return buildExpr(child(I, CstKind::Expr));
   Operand O;
-  O.Range = range(C);
+  O.Range = range(I);
   O.Text = text(O.Range);
-  if (auto *A = dynamic_cast<PtxStatementParser::AddressOperandContext *>(C)) {
+  auto AddOperands = [&](uint32_t Parent) {
+    forChildren(Parent, [&](uint32_t C) {
+      if (node(C).Kind != CstKind::Terminal)
+        O.Elements.push_back(buildOperand(C));
+    });
+  };
+  switch (K) {
+  case CstKind::AddressOperand:
     O.Kind = OperandKind::Address;
-    buildAddress(A->addressBody(), O);
-  } else if (auto *V = dynamic_cast<PtxStatementParser::VectorOperandContext *>(C)) {
+    buildAddress(child(I, CstKind::AddressBody), O);
+    break;
+  case CstKind::VectorOperand: {
     O.Kind = OperandKind::Vector;
-    if (V->vectorElements())
-      for (auto *El : V->vectorElements()->operand())
-        O.Elements.push_back(buildOperand(El));
-  } else if (auto *Tu = dynamic_cast<PtxStatementParser::TupleOperandContext *>(C)) {
-    // "(param0, param1)" of call: a parenthesised operand list.
+    uint32_t Els = child(I, CstKind::VectorElements);
+    if (Els != ~0u)
+      AddOperands(Els);
+    break;
+  }
+  case CstKind::TupleOperand: // "(param0, param1)" of call
     O.Kind = OperandKind::Vector;
-    for (auto *El : Tu->operand())
-      O.Elements.push_back(buildOperand(El));
-  } else if (auto *N = dynamic_cast<PtxStatementParser::NegatedOperandContext *>(C)) {
-    O.Name = text(range(N->IDENT()));
+    AddOperands(I);
+    break;
+  case CstKind::NegatedOperand:
+    O.Name = text(child(I, CstKind::Terminal, PtxStatementLexer::IDENT));
     O.Kind = O.Name[0] == '%' ? OperandKind::Register : OperandKind::Symbol;
     O.Negated = true;
+    break;
+  default:
+    O.Kind = OperandKind::Expr;
   }
   return O;
 }
 
 bool StatementParser::Impl::parseInstruction(Statement &S) {
-  auto *Tree = Parser.instructionStatement();
-  if (reportIfError())
-    return false;
+  uint32_t Root = Tree->Root;
   Instruction I;
   I.Range = S.Range;
-  if (auto *G = Tree->guard()) {
+  uint32_t G = child(Root, CstKind::Guard);
+  if (G != ~0u) {
     Operand Guard;
     Guard.Range = range(G);
     Guard.Text = text(Guard.Range);
-    Guard.Name = text(range(G->IDENT()));
+    Guard.Name = text(child(G, CstKind::Terminal, PtxStatementLexer::IDENT));
     Guard.Kind = OperandKind::Register;
-    Guard.Negated = G->BANG() != nullptr;
+    Guard.Negated = child(G, CstKind::Terminal, PtxStatementLexer::BANG) != ~0u;
     I.Guard = Guard;
   }
-  I.OpcodeRange = range(Tree->opcode, Tree->opcode);
+  uint32_t Op = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
+  I.OpcodeRange = range(Op);
   I.Opcode = text(I.OpcodeRange);
-  for (auto *Mod : Tree->modifier()) {
-    SourceRange R = range(Mod);
-    I.Modifiers.push_back({text(R), R});
-  }
-  if (auto *Ops = Tree->operandList())
-    for (auto *Op : Ops->operand())
-      I.Operands.push_back(buildOperand(Op));
+  forChildren(Root, [&](uint32_t C) {
+    if (node(C).Kind == CstKind::Modifier) {
+      SourceRange R = range(C);
+      I.Modifiers.push_back({text(R), R});
+    }
+  });
+  uint32_t Ops = child(Root, CstKind::OperandList);
+  if (Ops != ~0u)
+    forChildren(Ops, [&](uint32_t C) {
+      if (node(C).Kind != CstKind::Terminal)
+        I.Operands.push_back(buildOperand(C));
+    });
   S.ParsedIndex = int32_t(M.Instructions.size());
   M.Instructions.push_back(std::move(I));
   return true;
 }
 
 bool StatementParser::Impl::parseDirective(Statement &S) {
-  auto *Tree = Parser.directiveStatement();
-  if (reportIfError())
-    return false;
+  uint32_t Root = Tree->Root;
   ModuleDirectives &D = M.Directives;
-  if (auto *V = dynamic_cast<PtxStatementParser::VersionDirectiveContext *>(Tree)) {
-    std::string_view VT = text(range(V->version, V->version));
+  switch (node(Root).Kind) {
+  case CstKind::VersionDirective: {
+    uint32_t V = child(Root, CstKind::Terminal, PtxStatementLexer::FLOAT);
+    std::string_view VT = text(V);
     size_t Dot = VT.find('.');
     unsigned Major = 0, Minor = 0;
-    auto R1 = std::from_chars(VT.data(), VT.data() + Dot, Major);
-    auto R2 = std::from_chars(VT.data() + Dot + 1, VT.data() + VT.size(), Minor);
-    if (Dot == std::string_view::npos || R1.ec != std::errc() ||
-        R2.ec != std::errc() || R2.ptr != VT.data() + VT.size()) {
+    bool Ok = Dot != std::string_view::npos;
+    if (Ok) {
+      auto R1 = std::from_chars(VT.data(), VT.data() + Dot, Major);
+      auto R2 = std::from_chars(VT.data() + Dot + 1, VT.data() + VT.size(), Minor);
+      Ok = R1.ec == std::errc() && R1.ptr == VT.data() + Dot &&
+           R2.ec == std::errc() && R2.ptr == VT.data() + VT.size();
+    }
+    if (!Ok) {
       DiagBuilder(Diags, Severity::Error,
-                  std::string(ruleInfo(rules::SyntaxError).Code),
-                  range(V->version, V->version),
+                  std::string(ruleInfo(rules::SyntaxError).Code), range(V),
                   "malformed .version; expected MAJOR.MINOR such as 8.0");
       return false;
     }
     D.HasVersion = true;
     D.VersionMajor = Major;
     D.VersionMinor = Minor;
-    D.VersionRange = range(V->version, V->version);
-  } else if (auto *T = dynamic_cast<PtxStatementParser::TargetDirectiveContext *>(Tree)) {
-    for (auto *N : T->targetName())
-      D.Targets.push_back(text(range(N)));
-    D.TargetRange = {range(T->targetName().front()).Begin,
-                     range(T->targetName().back()).End};
-  } else if (auto *A = dynamic_cast<PtxStatementParser::AddressSizeDirectiveContext *>(Tree)) {
-    uint64_t V;
-    bool Overflow;
-    if (parseIntegerLiteral(A->size->getText(), V, Overflow) && !Overflow)
-      D.AddressSize = unsigned(V);
+    D.VersionRange = range(V);
+    break;
   }
+  case CstKind::TargetDirective: {
+    std::vector<uint32_t> Names = children(Root, CstKind::TargetName);
+    for (uint32_t N : Names)
+      D.Targets.push_back(text(N));
+    D.TargetRange = {range(Names.front()).Begin, range(Names.back()).End};
+    break;
+  }
+  case CstKind::AddressSizeDirective: {
+    bool Overflow;
+    uint64_t V = intValue(child(Root, CstKind::Terminal, PtxStatementLexer::INT), Overflow);
+    if (!Overflow)
+      D.AddressSize = unsigned(V);
+    break;
+  }
+  default:
+    return false;
+  }
+  S.ParsedIndex = 0;
   return true;
 }
 
-Symbol StatementParser::Impl::declareFrom(
-    const std::vector<PtxStatementParser::DeclSpecifierContext *> &Specs,
-    PtxStatementParser::DeclaratorContext *Dc, int32_t Function) {
+Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
+                                          uint32_t Dc, int32_t Function) {
   Symbol Sym;
   Sym.Function = Function;
-  for (auto *Spec : Specs) {
-    std::string_view W = text(range(Spec->MODIFIER()));
-    uint64_t N = 0;
+  for (uint32_t Spec : Specs) {
+    std::string_view W = text(child(Spec, CstKind::Terminal, PtxStatementLexer::MODIFIER));
+    uint32_t IntNode = child(Spec, CstKind::Terminal, PtxStatementLexer::INT);
     bool Overflow = false;
-    if (Spec->INT())
-      parseIntegerLiteral(Spec->INT()->getText(), N, Overflow);
+    uint64_t N = IntNode == ~0u ? 0 : intValue(IntNode, Overflow);
     if (W == ".reg")
       Sym.Space = StateSpace::Reg;
     else if (W == ".shared" || W.substr(0, 9) == ".shared::")
@@ -421,7 +574,7 @@ Symbol StatementParser::Impl::declareFrom(
     else if (W == ".extern")
       Sym.Extern = true;
     else if (W == ".align")
-      Sym.Align = unsigned(N);
+      Sym.Align = unsigned(std::min<uint64_t>(N, UINT32_MAX));
     else if (W == ".v2" || W == ".v4" || W == ".v8")
       Sym.VectorWidth = unsigned(W[2] - '0');
     else if (W == ".visible" || W == ".weak" || W == ".common" || W == ".ptr")
@@ -430,42 +583,34 @@ Symbol StatementParser::Impl::declareFrom(
       Sym.Type = W;
   }
   Sym.Range = range(Dc);
-  Sym.Name = std::string(text(range(Dc->IDENT())));
-  if (Dc->LT() && Dc->INT().size() >= 1) {
-    uint64_t N = 0;
-    bool Overflow = false;
-    parseIntegerLiteral(Dc->INT(0)->getText(), N, Overflow);
+  Sym.Name = std::string(text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT)));
+  std::vector<uint32_t> Ints = children(Dc, CstKind::Terminal, PtxStatementLexer::INT);
+  bool HasCount = child(Dc, CstKind::Terminal, PtxStatementLexer::LT) != ~0u;
+  bool Overflow = false;
+  if (HasCount && !Ints.empty()) {
+    uint64_t N = intValue(Ints[0], Overflow);
     Sym.RangeCount = Overflow ? UINT32_MAX : unsigned(std::min<uint64_t>(N, UINT32_MAX));
   }
-  if (!Dc->LBRACK().empty()) {
+  if (child(Dc, CstKind::Terminal, PtxStatementLexer::LBRACK) != ~0u) {
     Sym.IsArray = true;
-    size_t IntIndex = Dc->LT() ? 1 : 0;
-    if (Dc->INT().size() > IntIndex) {
-      uint64_t N = 0;
-      bool Overflow = false;
-      parseIntegerLiteral(Dc->INT(IntIndex)->getText(), N, Overflow);
-      Sym.ArraySize = N;
-    }
+    size_t IntIndex = HasCount ? 1 : 0;
+    if (Ints.size() > IntIndex)
+      Sym.ArraySize = intValue(Ints[IntIndex], Overflow);
   }
   return Sym;
 }
 
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
-  auto *Tree = Parser.declarationStatement();
-  if (reportIfError())
-    return false;
-  auto Specs = Tree->declSpecifier();
-  for (auto *Dc : Tree->declarator())
+  uint32_t Root = Tree->Root;
+  std::vector<uint32_t> Specs = children(Root, CstKind::DeclSpecifier);
+  for (uint32_t Dc : children(Root, CstKind::Declarator))
     M.Symbols.push_back(declareFrom(Specs, Dc, S.Function));
   S.ParsedIndex = 0;
   return true;
 }
 
 bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
-  auto *Tree = Parser.functionHeader();
-  if (reportIfError())
-    return false;
-  // Find the Function this header opened.
+  uint32_t Root = Tree->Root;
   uint32_t Index = uint32_t(&S - M.Statements.data());
   Function *F = nullptr;
   for (size_t K = M.Functions.size(); K-- > 0;)
@@ -475,31 +620,32 @@ bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
     }
   if (!F)
     return false;
-  F->IsEntry = Tree->ENTRY() != nullptr;
-  F->NameRange = range(Tree->name, Tree->name);
+  F->IsEntry = child(Root, CstKind::Terminal, PtxStatementLexer::ENTRY) != ~0u;
+  uint32_t Name = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
+  F->NameRange = range(Name);
   F->Name = text(F->NameRange);
   int32_t FIndex = int32_t(F - M.Functions.data());
-  for (auto *PL : Tree->paramList())
-    for (auto *Prm : PL->param()) {
-      Symbol Sym = declareFrom(Prm->declSpecifier(), Prm->declarator(), FIndex);
+  for (uint32_t PL : children(Root, CstKind::ParamList))
+    for (uint32_t Prm : children(PL, CstKind::Param)) {
+      Symbol Sym = declareFrom(children(Prm, CstKind::DeclSpecifier),
+                               child(Prm, CstKind::Declarator), FIndex);
       if (Sym.Space == StateSpace::None)
         Sym.Space = StateSpace::Param;
       M.Symbols.push_back(std::move(Sym));
     }
-  for (auto *Attr : Tree->functionAttribute()) {
-    std::string_view W = text(range(Attr->MODIFIER()));
+  for (uint32_t Attr : children(Root, CstKind::FunctionAttribute)) {
+    std::string_view W = text(child(Attr, CstKind::Terminal, PtxStatementLexer::MODIFIER));
     if (W == ".explicitcluster")
       F->ExplicitCluster = true;
     if (W == ".reqnctapercluster") {
-      auto Ints = Attr->INT();
+      std::vector<uint32_t> Ints = children(Attr, CstKind::Terminal, PtxStatementLexer::INT);
       for (size_t K = 0; K < Ints.size() && K < 3; ++K) {
-        uint64_t V = 0;
-        bool Overflow = false;
-        parseIntegerLiteral(Ints[K]->getText(), V, Overflow);
-        F->ClusterDims[K] = unsigned(std::min<uint64_t>(V, 1u << 20));
+        bool Overflow;
+        F->ClusterDims[K] = unsigned(std::min<uint64_t>(intValue(Ints[K], Overflow), 1u << 20));
       }
     }
   }
+  S.ParsedIndex = 0;
   return true;
 }
 
@@ -510,10 +656,18 @@ StatementParser::~StatementParser() = default;
 bool StatementParser::parse(uint32_t Index) {
   Statement &S = I->M.Statements[Index];
   std::string_view Text = I->M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
+  EntryRule R;
+  switch (S.Kind) {
+  case StatementKind::Instruction: R = EntryRule::Instruction; break;
+  case StatementKind::Directive: R = EntryRule::Directive; break;
+  case StatementKind::Declaration: R = EntryRule::Declaration; break;
+  case StatementKind::FunctionHeader: R = EntryRule::Header; break;
+  default: return false;
+  }
   // Large initialisers (".global .b8 data[N] = {...}") are not parsed: the
   // declaration ends at '=' for the parser's purposes.
   std::string Owned;
-  if (S.Kind == StatementKind::Declaration) {
+  if (R == EntryRule::Declaration) {
     size_t Eq = Text.find('=');
     if (Eq != std::string_view::npos) {
       Owned.assign(Text.substr(0, Eq));
@@ -521,28 +675,23 @@ bool StatementParser::parse(uint32_t Index) {
       Text = Owned;
     }
   }
-  I->reset(Text, S.Range.Begin);
   try {
-    switch (S.Kind) {
-    case StatementKind::Instruction:
-      return I->parseInstruction(S);
-    case StatementKind::Directive:
-      return I->parseDirective(S);
-    case StatementKind::Declaration:
-      return I->parseDeclaration(S);
-    case StatementKind::FunctionHeader:
-      return I->parseFunctionHeader(S);
-    default:
+    if (!I->parseShape(Text, S.Range.Begin, R))
       return false;
+    switch (R) {
+    case EntryRule::Instruction: return I->parseInstruction(S);
+    case EntryRule::Directive: return I->parseDirective(S);
+    case EntryRule::Declaration: return I->parseDeclaration(S);
+    case EntryRule::Header: return I->parseFunctionHeader(S);
     }
   } catch (const std::exception &E) {
-    // The runtime should not throw with the default error strategy; if it
-    // does, report it as a syntax error rather than crash.
+    // The runtime should not throw past FirstErrorStrategy; if it does,
+    // report a syntax error rather than crash.
     DiagBuilder(I->Diags, Severity::Error,
                 std::string(ruleInfo(rules::SyntaxError).Code), S.Range,
                 std::string("could not parse statement: ") + E.what());
-    return false;
   }
+  return false;
 }
 
 } // namespace ptxlint
