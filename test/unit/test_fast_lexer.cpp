@@ -1,0 +1,96 @@
+// The hand-written lexer must produce exactly the token stream of the ANTLR
+// lexer generated from grammar/PtxStatement.g4: the grammar file stays the
+// specification, FastLexer is only its fast implementation.
+#include "Parse/FastLexer.h"
+#include "Parse/Scanner.h"
+#include "Parse/StatementFilter.h"
+
+#include "PtxStatementLexer.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace ptxlint;
+
+namespace {
+
+std::vector<std::tuple<size_t, size_t, size_t>> antlrTokens(const std::string &S) {
+  antlr4::ANTLRInputStream In(S);
+  ptxlint_grammar::PtxStatementLexer L(&In);
+  L.removeErrorListeners();
+  std::vector<std::tuple<size_t, size_t, size_t>> Out;
+  for (auto T = L.nextToken(); T->getType() != antlr4::Token::EOF; T = L.nextToken())
+    Out.emplace_back(T->getType(), T->getStartIndex(), T->getStopIndex());
+  return Out;
+}
+
+std::vector<std::tuple<size_t, size_t, size_t>> fastTokens(const std::string &S) {
+  FastLexer L;
+  L.reset(S);
+  std::vector<std::tuple<size_t, size_t, size_t>> Out;
+  for (auto T = L.nextToken(); T->getType() != antlr4::Token::EOF; T = L.nextToken())
+    Out.emplace_back(T->getType(), T->getStartIndex(), T->getStopIndex());
+  return Out;
+}
+
+bool isAscii(const std::string &S) {
+  for (char C : S)
+    if (static_cast<unsigned char>(C) >= 0x80)
+      return false;
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("FastLexer matches the ANTLR lexer on tricky inputs") {
+  const char *Cases[] = {
+      ".version 8.0", ".target sm_90a, debug", ".versionx .entry .func .funcs",
+      "cp.async.bulk.shared::cluster.global [%r1+-16], [a], 0x10U, [m], 0b101U;",
+      "mov.f32 %f1, 0f3F800000; mov.f64 %fd1, 0d3FF0000000000000; 0f3F80 1.5e3 1e5 2.",
+      "a::b .a:: .a::b:: .L2::64B .2d ... . %% %r%%x << >> < > <<< >>>",
+      "\"str\\\"ing\" \"unterminated", "/* c */ x // y\n z /* unterminated",
+      "@!%p1 bra.uni $L__BB0_1; _ $x 9abc 0x 0b 0xfffffffffffffffffU",
+      "call.uni (retval0), f, (p0, p1); {%r1, %r2} = ! # ` ~ ? \\ \x01",
+  };
+  for (const char *C : Cases) {
+    CAPTURE(C);
+    CHECK(fastTokens(C) == antlrTokens(C));
+  }
+}
+
+TEST_CASE("FastLexer matches the ANTLR lexer on every parsed corpus statement") {
+  std::filesystem::path Root = std::filesystem::path(PTXLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
+  if (!std::filesystem::exists(Root)) {
+    MESSAGE("../shared/corpus not found: skipped");
+    return;
+  }
+  size_t Compared = 0, Files = 0;
+  for (auto &E : std::filesystem::recursive_directory_iterator(Root)) {
+    if (E.path().extension() != ".ptx" || ++Files > 12)
+      continue;
+    std::ifstream F(E.path(), std::ios::binary);
+    std::stringstream SS;
+    SS << F.rdbuf();
+    std::string Text = SS.str();
+    Module M;
+    DiagnosticEngine D;
+    scanModule(Text, M, D);
+    for (const Statement &S : M.Statements) {
+      if (!needsFullParse(S))
+        continue;
+      std::string St = Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
+      if (!isAscii(St))
+        continue; // ANTLR counts code points, FastLexer bytes
+      if (fastTokens(St) != antlrTokens(St)) {
+        FAIL_CHECK("token streams differ for: " << St);
+        return;
+      }
+      ++Compared;
+    }
+  }
+  MESSAGE("compared " << Compared << " statements");
+  CHECK(Compared > 1000);
+}
