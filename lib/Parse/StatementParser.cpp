@@ -173,7 +173,15 @@ struct StatementParser::Impl {
   std::string Scratch; ///< the statement text handed to the lexer
   std::vector<Tok> Toks;
   std::string Key;     ///< entry rule + token types: the shape cache key
-  std::unordered_map<std::string, Cst> Shapes;
+  /// The shape cache is a pure memo of a deterministic function (token types
+  /// to tree), kept per thread so that repeated lint calls, e.g. a JIT
+  /// validating one instruction at a time, skip ANTLR after the first time a
+  /// shape is seen, without any locking between threads.
+  static std::unordered_map<std::string, Cst> &shapes() {
+    thread_local std::unordered_map<std::string, Cst> Cache;
+    return Cache;
+  }
+  std::unordered_map<std::string, Cst> &Shapes = shapes();
   const Cst *Tree = nullptr;
   size_t ShapeHits = 0, ShapeMisses = 0;
 
