@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Check/AsyncCopyChecker.h"
+#include "Lint/Passes.h"
 #include "Check/CheckContext.h"
 
 namespace ptxlint {
@@ -67,10 +67,21 @@ const Symbol *InstructionCheck::symbol(std::string_view Name) const {
 }
 
 std::string_view InstructionCheck::registerType(const Operand &Op) const {
-  if (Op.Kind != OperandKind::Register)
+  if (Op.Kind != OperandKind::Register && Op.Kind != OperandKind::Symbol)
     return {};
   const Symbol *S = symbol(Op.Name);
-  return S ? S->Type : std::string_view();
+  return S && S->Space == StateSpace::Reg ? S->Type : std::string_view();
+}
+
+bool InstructionCheck::isRegister(const Operand &Op) const {
+  if (Op.Kind == OperandKind::Register)
+    return true;
+  if (Op.Kind != OperandKind::Symbol)
+    return false;
+  // A name the symbol table cannot resolve (a .reg of a nested block, say)
+  // is given the benefit of the doubt.
+  const Symbol *S = symbol(Op.Name);
+  return !S || S->Space == StateSpace::Reg;
 }
 
 SourceRange InstructionCheck::insertionPoint() const {

@@ -57,6 +57,8 @@ struct InstructionCheck {
   std::string formName() const;
   /// The type of a register operand (".b32"), empty when unknown.
   std::string_view registerType(const Operand &Op) const;
+  /// A register, or a name that may be one (not a known variable).
+  bool isRegister(const Operand &Op) const;
   const Symbol *symbol(std::string_view Name) const;
   /// Where to insert a new qualifier: after the last written one.
   SourceRange insertionPoint() const;

@@ -236,7 +236,7 @@ static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
 static void checkValue(InstructionCheck &C, const OperandSpec &S,
                        const Operand &Op) {
   std::string Name = "'" + std::string(S.Name) + "'";
-  if (Op.Kind == OperandKind::Register) {
+  if (C.isRegister(Op)) {
     std::string_view Type = C.registerType(Op);
     if (Type == ".pred") {
       if (S.PredName.empty()) {
@@ -379,7 +379,7 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
     checkAlignment(C, S, Op, Slots);
     return;
   }
-  bool BareReg = Op.Kind == OperandKind::Register && !Op.Negated &&
+  bool BareReg = C.isRegister(Op) && !Op.Negated &&
                  (S.BareRegs.empty() ||
                   regAccepted(S.BareRegs, C.registerType(Op)));
   bool BareImm = Op.Kind == OperandKind::Immediate && S.BareImm;
@@ -429,7 +429,7 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
   for (const Operand &E : Vec.Elements) {
     std::string Name = std::string("each ") + What + " of '" +
                        std::string(S.Name) + "'";
-    if (E.Kind == OperandKind::Register) {
+    if (C.isRegister(E)) {
       std::string_view Type = C.registerType(E);
       if (!regAccepted(S.ElemRegs, Type) || E.Negated)
         C.report(rules::OperandType, E.Range,
@@ -480,8 +480,7 @@ static void checkTensor(InstructionCheck &C, const OperandSpec &S,
         .spec(C.Form->Section);
     return;
   }
-  if (Base.Kind == OperandKind::Register &&
-      !regAccepted(S.Regs, C.registerType(Base)))
+  if (C.isRegister(Base) && !regAccepted(S.Regs, C.registerType(Base)))
     C.report(rules::OperandType, Base.Range,
              "the tensor map must be a " + typeList(S.Regs) + " register")
         .spec(C.Form->Section);
