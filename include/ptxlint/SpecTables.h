@@ -90,6 +90,11 @@ struct OperandSpec {
 
   // Value operands, vector elements, the tensorMap of a Tensor operand.
   Words Regs;                       ///< ".b32", ...; "any": every register
+  /// Registers ptxas 13.0 also accepts that the spec does not document
+  /// (warned, O211); and vectors of such registers in place of a value.
+  Words PtxasRegs, PtxasVectorRegs;
+  Words PtxasRegsIf;                ///< PtxasRegs only with one of these
+  bool PtxasRegsLast = false;       ///< ... and only as the last operand
   bool Imm = false;                 ///< an integer immediate is accepted
   std::string_view PredName;        ///< a predicate is accepted in this slot
                                     ///< under that name ("ignore-src")
@@ -114,6 +119,10 @@ struct OperandSpec {
   bool BareWarn = false;
   Words BareRegs;                   ///< which registers; empty: any
   bool BareImm = false;             ///< and a bare immediate
+  /// and a vector of these registers (a ptxas 13.0 quirk: cp.async.bulk
+  /// takes "{%h1, %h2}" as its mbar).
+  Words BareVectorRegs;
+  bool BareIfLast = false;          ///< ... only as the last operand
 
   // Vector and Tensor operands.
   CountSpec Count;

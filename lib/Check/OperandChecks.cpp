@@ -113,6 +113,19 @@ static std::string typeList(const spec::Words &Regs) {
   return S;
 }
 
+/// The width of a register type: 32 for ".f32"; 0 when unknown.
+static unsigned typeBits(std::string_view Type) {
+  if (Type == ".pred")
+    return 1;
+  size_t K = Type.find_first_of("0123456789");
+  if (K == std::string_view::npos)
+    return 0;
+  unsigned Bits = 0;
+  for (; K < Type.size() && isdigit(static_cast<unsigned char>(Type[K])); ++K)
+    Bits = Bits * 10 + unsigned(Type[K] - '0');
+  return Bits;
+}
+
 static bool regAccepted(const spec::Words &Regs, std::string_view Type) {
   return Type.empty() ||
          std::any_of(Regs.begin(), Regs.end(), [&](std::string_view R) {
@@ -266,11 +279,36 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
           .spec(C.Form->Section);
       return;
     }
-    if (!regAccepted(S.Regs, Type))
+    if (regAccepted(S.Regs, Type))
+      return;
+    bool PtxasTakes =
+        !S.PtxasRegs.empty() && regAccepted(S.PtxasRegs, Type) &&
+        (S.PtxasRegsIf.empty() ||
+         std::any_of(S.PtxasRegsIf.begin(), S.PtxasRegsIf.end(),
+                     [&](std::string_view Q) { return C.has(Q); })) &&
+        (!S.PtxasRegsLast || &Op == &C.I.Operands.back());
+    if (PtxasTakes)
+      C.report(rules::OperandNotDocumented, Op.Range,
+               Name + " should be " + accepts(S) + "; ptxas 13.0 also takes " +
+                   q(Op.Name) + " (" + std::string(Type) + ")")
+          .spec(C.Form->Section);
+    else
       C.report(rules::OperandType, Op.Range,
                Name + " must be " + accepts(S) + ", but " + q(Op.Name) +
                    " is " + std::string(Type))
           .spec(C.Form->Section);
+    return;
+  }
+  if (Op.Kind == OperandKind::Vector && !S.PtxasVectorRegs.empty() &&
+      std::all_of(Op.Elements.begin(), Op.Elements.end(),
+                  [&](const Operand &E) {
+                    return C.isRegister(E) &&
+                           regAccepted(S.PtxasVectorRegs, C.registerType(E));
+                  })) {
+    C.report(rules::OperandNotDocumented, Op.Range,
+             Name + " should be " + accepts(S) +
+                 "; ptxas 13.0 also takes a vector here")
+        .spec(C.Form->Section);
     return;
   }
   if (Op.Kind == OperandKind::Immediate && S.Imm) {
@@ -383,7 +421,21 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
                  (S.BareRegs.empty() ||
                   regAccepted(S.BareRegs, C.registerType(Op)));
   bool BareImm = Op.Kind == OperandKind::Immediate && S.BareImm;
-  if (S.BareWarn && (BareReg || BareImm)) {
+  // Where any register passes bare, so does a variable of the right space.
+  bool BareVar = Op.Kind == OperandKind::Symbol && !C.isRegister(Op) &&
+                 S.BareRegs.empty();
+  bool BareVector =
+      Op.Kind == OperandKind::Vector && !S.BareVectorRegs.empty() &&
+      std::all_of(Op.Elements.begin(), Op.Elements.end(),
+                  [&](const Operand &E) {
+                    return C.isRegister(E) &&
+                           regAccepted(S.BareVectorRegs, C.registerType(E));
+                  });
+  if (BareVar)
+    checkSymbolSpace(C, S, Op);
+  bool Last = &Op == &C.I.Operands.back();
+  if (S.BareWarn && (BareReg || BareImm || BareVar || BareVector) &&
+      (Last || !S.BareIfLast)) {
     C.report(rules::BareAddress, Op.Range,
              Name + " is an address: write it in brackets")
         .fix({Op.Range.Begin, Op.Range.Begin}, "[")
@@ -426,17 +478,32 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
         .spec(C.Form->Section);
     return;
   }
+  // ptxas wants the elements of one width (else "Incompatible elements of
+  // vector expression") and at least one of them of an accepted type; a
+  // same-width register of another type (a .f32 coordinate) then passes.
+  unsigned Width = S.ElemRegs.empty() ? 0 : typeBits(S.ElemRegs.front());
+  bool AnyAccepted = std::any_of(
+      Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
+        return (E.Kind == OperandKind::Immediate && S.ElemImm) ||
+               (C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E)));
+      });
   for (const Operand &E : Vec.Elements) {
     std::string Name = std::string("each ") + What + " of '" +
                        std::string(S.Name) + "'";
     if (C.isRegister(E)) {
       std::string_view Type = C.registerType(E);
-      if (!regAccepted(S.ElemRegs, Type) || E.Negated)
-        C.report(rules::OperandType, E.Range,
-                 Name + " must be a " + typeList(S.ElemRegs) + " register" +
-                     (S.ElemImm ? " or an immediate" : "") + ", but " +
-                     q(E.Name) + " is " + std::string(Type))
+      if (regAccepted(S.ElemRegs, Type) && !E.Negated)
+        continue;
+      std::string Msg = Name + " must be a " + typeList(S.ElemRegs) +
+                        " register" + (S.ElemImm ? " or an immediate" : "") +
+                        ", but " + q(E.Name) + " is " + std::string(Type);
+      if (AnyAccepted && !E.Negated && typeBits(Type) == Width &&
+          Width != 0)
+        C.report(rules::OperandNotDocumented, E.Range,
+                 Msg + " (ptxas 13.0 accepts it next to an integer one)")
             .spec(C.Form->Section);
+      else
+        C.report(rules::OperandType, E.Range, Msg).spec(C.Form->Section);
       continue;
     }
     if (E.Kind == OperandKind::Immediate && S.ElemImm) {

@@ -41,8 +41,10 @@ struct YOperand {
   std::string Name, Shape = "value", PredName, PredMinPtx, Space, AlignFrom,
       Count, Check, Section;
   bool Optional_ = false, Imm = false, Truncate32 = false, Symbol = false,
-       BareWarn = false, BareImm = false, ElemImm = false;
-  Strings If, Regs, BareRegs, ElemRegs;
+       BareWarn = false, BareImm = false, BareIfLast = false, ElemImm = false,
+       PtxasRegsLast = false;
+  Strings If, Regs, PtxasRegs, PtxasRegsIf, PtxasVectorRegs, BareRegs, BareVectorRegs,
+      ElemRegs;
   std::vector<int64_t> Values;
   std::vector<YValuesIf> ValuesIf;
   std::vector<YCountIf> CountIf;
@@ -126,6 +128,10 @@ template <> struct MappingTraits<YOperand> {
     IO.mapOptional("optional", O.Optional_);
     IO.mapOptional("if", O.If);
     IO.mapOptional("regs", O.Regs);
+    IO.mapOptional("ptxas_regs", O.PtxasRegs);
+    IO.mapOptional("ptxas_regs_if", O.PtxasRegsIf);
+    IO.mapOptional("ptxas_regs_last", O.PtxasRegsLast);
+    IO.mapOptional("ptxas_vector_regs", O.PtxasVectorRegs);
     IO.mapOptional("imm", O.Imm);
     IO.mapOptional("pred_name", O.PredName);
     IO.mapOptional("pred_min_ptx", O.PredMinPtx);
@@ -145,6 +151,8 @@ template <> struct MappingTraits<YOperand> {
     IO.mapOptional("bare_warn", O.BareWarn);
     IO.mapOptional("bare_regs", O.BareRegs);
     IO.mapOptional("bare_imm", O.BareImm);
+    IO.mapOptional("bare_vector_regs", O.BareVectorRegs);
+    IO.mapOptional("bare_if_last", O.BareIfLast);
     IO.mapOptional("count", O.Count);
     IO.mapOptional("count_if", O.CountIf);
     IO.mapOptional("elem_regs", O.ElemRegs);
@@ -305,6 +313,8 @@ void Validator::checkOperand(const YForm &F, const YOperand &O) {
     error(Where + ": 'optional' and 'if' exclude each other");
   for (const YValuesIf &V : O.ValuesIf)
     needValue(V.If, Where + " values_if");
+  for (const std::string &Q : O.PtxasRegsIf)
+    needValue(Q, Where + " ptxas_regs_if");
   for (const YCountIf &C : O.CountIf) {
     needValue(C.If, Where + " count_if");
     checkCount(C.Count, Where);
@@ -326,7 +336,8 @@ void Validator::checkOperand(const YForm &F, const YOperand &O) {
     error(Where + ": space_index out of range of the form's spaces");
   if (!O.Check.empty() && !KnownPredicates.count(O.Check))
     error(Where + ": unknown named predicate '" + O.Check + "'");
-  for (const Strings *L : {&O.Regs, &O.BareRegs, &O.ElemRegs})
+  for (const Strings *L : {&O.Regs, &O.PtxasRegs, &O.PtxasVectorRegs, &O.BareRegs,
+                          &O.BareVectorRegs, &O.ElemRegs})
     for (const std::string &R : *L)
       if (R != "any" && (R.size() < 2 || R[0] != '.'))
         error(Where + ": register type '" + R + "' must look like '.b32'");
@@ -508,6 +519,14 @@ void Emitter::operand(const YOperand &O) {
     OS << "      O.If = " << words(O.If) << ";\n";
   if (!O.Regs.empty())
     OS << "      O.Regs = " << words(O.Regs) << ";\n";
+  if (!O.PtxasRegs.empty())
+    OS << "      O.PtxasRegs = " << words(O.PtxasRegs) << ";\n";
+  if (!O.PtxasRegsIf.empty())
+    OS << "      O.PtxasRegsIf = " << words(O.PtxasRegsIf) << ";\n";
+  if (O.PtxasRegsLast)
+    OS << "      O.PtxasRegsLast = true;\n";
+  if (!O.PtxasVectorRegs.empty())
+    OS << "      O.PtxasVectorRegs = " << words(O.PtxasVectorRegs) << ";\n";
   if (O.Imm)
     OS << "      O.Imm = true;\n";
   if (!O.PredName.empty())
@@ -547,6 +566,10 @@ void Emitter::operand(const YOperand &O) {
     OS << "      O.BareRegs = " << words(O.BareRegs) << ";\n";
   if (O.BareImm)
     OS << "      O.BareImm = true;\n";
+  if (O.BareIfLast)
+    OS << "      O.BareIfLast = true;\n";
+  if (!O.BareVectorRegs.empty())
+    OS << "      O.BareVectorRegs = " << words(O.BareVectorRegs) << ";\n";
   if (!O.Count.empty())
     OS << "      O.Count = " << count(O.Count) << ";\n";
   for (const YCountIf &C : O.CountIf)
