@@ -7,6 +7,7 @@ namespace ptxlint {
 std::vector<std::unique_ptr<LintPass>> createAllPasses() {
   std::vector<std::unique_ptr<LintPass>> Passes;
   Passes.push_back(createModuleDirectivesPass());
+  Passes.push_back(createAsyncCopyCheckPass());
   return Passes;
 }
 

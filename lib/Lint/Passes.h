@@ -15,6 +15,7 @@
 namespace ptxlint {
 
 std::unique_ptr<LintPass> createModuleDirectivesPass();
+std::unique_ptr<LintPass> createAsyncCopyCheckPass(); // lib/Check
 
 /// Every pass, in run order.
 std::vector<std::unique_ptr<LintPass>> createAllPasses();

@@ -1,0 +1,169 @@
+//===- AsyncCopyChecker.cpp - The table-driven async-copy checker ---------===//
+//
+// A LintPass that finds every instruction of the async-copy family, matches
+// it to its entry in the spec tables (spec-tables/*.yaml) and runs the
+// generic checks of QualifierChecks.cpp, OperandChecks.cpp and
+// TargetChecks.cpp on it. Nothing here knows a particular instruction: what
+// is legal is data, and the few rules data cannot say are the named
+// predicates of Predicates.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lint/Passes.h"
+#include "Check/CheckContext.h"
+
+namespace ptxlint {
+namespace check {
+
+InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
+                                   const spec::InstructionSpec &Spec,
+                                   int32_t Function, size_t NameWords)
+    : Ctx(Ctx), I(I), Spec(Spec), Function(Function) {
+  NameRange = I.OpcodeRange;
+  if (NameWords)
+    NameRange.End = I.Modifiers[NameWords - 1].Range.End;
+  for (size_t K = NameWords; K < I.Modifiers.size(); ++K)
+    Quals.push_back({&I.Modifiers[K], spec::groupOf(Spec, I.Modifiers[K].Text)});
+  for (const std::string &S : Ctx.Settings.Targets)
+    if (auto T = parseTarget(S))
+      Targets.push_back(*T);
+  Version = {Ctx.Settings.PtxMajor, Ctx.Settings.PtxMinor};
+}
+
+const Modifier *InstructionCheck::find(std::string_view Text) const {
+  for (const Qualifier &Q : Quals)
+    if (Q.Mod->Text == Text)
+      return Q.Mod;
+  return nullptr;
+}
+
+unsigned InstructionCheck::dim() const {
+  for (const Qualifier &Q : Quals)
+    if (Q.Group && Q.Group->Kind == spec::GroupKind::Dimension)
+      return unsigned(Q.Mod->Text[1] - '0');
+  return 0;
+}
+
+bool InstructionCheck::inForms(const spec::Words &Forms) const {
+  if (Forms.empty())
+    return true;
+  if (!Form)
+    return false;
+  for (std::string_view F : Forms)
+    if (F == Form->Name)
+      return true;
+  return false;
+}
+
+std::string InstructionCheck::formName() const {
+  std::string S(Spec.Name);
+  if (Form && !Form->Display.empty())
+    S += " " + std::string(Form->Display);
+  return S;
+}
+
+const Symbol *InstructionCheck::symbol(std::string_view Name) const {
+  return Ctx.Symbols.lookup(Name, Function);
+}
+
+std::string_view InstructionCheck::registerType(const Operand &Op) const {
+  if (Op.Kind != OperandKind::Register && Op.Kind != OperandKind::Symbol)
+    return {};
+  const Symbol *S = symbol(Op.Name);
+  return S && S->Space == StateSpace::Reg ? S->Type : std::string_view();
+}
+
+bool InstructionCheck::isRegister(const Operand &Op) const {
+  if (Op.Kind == OperandKind::Register)
+    return true;
+  if (Op.Kind != OperandKind::Symbol)
+    return false;
+  // A name the symbol table cannot resolve (a .reg of a nested block, say)
+  // is given the benefit of the doubt.
+  const Symbol *S = symbol(Op.Name);
+  return !S || S->Space == StateSpace::Reg;
+}
+
+SourceRange InstructionCheck::insertionPoint() const {
+  uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End
+                                     : I.Modifiers.back().Range.End;
+  return {End, End};
+}
+
+DiagBuilder InstructionCheck::report(rules::Id Rule, SourceRange Range,
+                                     std::string Message) {
+  const RuleInfo &R = ruleInfo(Rule);
+  return DiagBuilder(Ctx.Diags, R.DefaultSeverity, std::string(R.Code), Range,
+                     std::move(Message));
+}
+
+std::string quotedList(const spec::Words &Words, const char *Last) {
+  std::string S;
+  for (size_t K = 0; K < Words.size(); ++K) {
+    if (K)
+      S += K + 1 == Words.size() ? Last : ", ";
+    S += q(Words[K]);
+  }
+  return S;
+}
+
+namespace {
+
+class AsyncCopyCheckPass : public LintPass {
+public:
+  const char *name() const override { return "async-copy-checker"; }
+
+  void run(LintContext &Ctx) override {
+    for (const Statement &S : Ctx.M.Statements) {
+      if (S.Kind != StatementKind::Instruction || S.ParsedIndex < 0)
+        continue;
+      const Instruction &I = Ctx.M.Instructions[size_t(S.ParsedIndex)];
+      checkInstruction(Ctx, I, S.Function);
+    }
+  }
+
+private:
+  static void checkInstruction(LintContext &Ctx, const Instruction &I,
+                               int32_t Function) {
+    spec::Words Mods;
+    Mods.reserve(I.Modifiers.size());
+    for (const Modifier &M : I.Modifiers)
+      Mods.push_back(M.Text);
+    size_t NameWords = 0;
+    const spec::InstructionSpec *Spec =
+        spec::findInstruction(I.Opcode, Mods, NameWords);
+    if (!Spec) {
+      if (I.Opcode == "cp") // every cp.* instruction is in the tables
+        reportUnknown(Ctx, I);
+      return;
+    }
+    if (Spec->ClassifyOnly)
+      return;
+    InstructionCheck C(Ctx, I, *Spec, Function, NameWords);
+    checkQualifiers(C);
+    checkOperands(C);
+    checkTargets(C);
+  }
+
+  static void reportUnknown(LintContext &Ctx, const Instruction &I) {
+    SourceRange R = I.OpcodeRange;
+    if (!I.Modifiers.empty())
+      R.End = I.Modifiers.front().Range.End;
+    const RuleInfo &Info = ruleInfo(rules::UnknownAsyncInstruction);
+    DiagBuilder(Ctx.Diags, Info.DefaultSeverity, std::string(Info.Code), R,
+                "'" + std::string(Ctx.Buffer.text().substr(R.Begin, R.End - R.Begin)) +
+                    "' is not an instruction; the cp family is cp.async, "
+                    "cp.async.bulk{.prefetch}{.tensor} and "
+                    "cp.reduce.async.bulk{.tensor}")
+        .spec(Info.Section);
+  }
+};
+
+} // namespace
+} // namespace check
+
+std::unique_ptr<LintPass> createAsyncCopyCheckPass() {
+  return std::make_unique<check::AsyncCopyCheckPass>();
+}
+
+} // namespace ptxlint

@@ -1,0 +1,81 @@
+//===- CheckContext.h - One instruction under check -------------*- C++ -*-===//
+//
+// The async-copy checker looks at one instruction at a time. InstructionCheck
+// holds what the three check files share: the instruction, the table entry
+// it matched, its qualifiers classified into the entry's groups, and the form
+// (direction) chosen from its state spaces. The checks run in order:
+//   checkQualifiers  (QualifierChecks.cpp)  Q1xx; chooses the form
+//   checkOperands    (OperandChecks.cpp)    O2xx; needs the form
+//   checkTargets     (TargetChecks.cpp)     T3xx
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_CHECK_CHECKCONTEXT_H
+#define PTXLINT_CHECK_CHECKCONTEXT_H
+
+#include "ptxlint/LintContext.h"
+#include "ptxlint/RuleRegistry.h"
+#include "ptxlint/SpecTables.h"
+#include "ptxlint/Target.h"
+
+#include <string>
+#include <vector>
+
+namespace ptxlint {
+namespace check {
+
+/// A written qualifier and the group of the instruction it belongs to
+/// (nullptr: the instruction has no such word).
+struct Qualifier {
+  const Modifier *Mod = nullptr;
+  const spec::GroupSpec *Group = nullptr;
+};
+
+struct InstructionCheck {
+  LintContext &Ctx;
+  const Instruction &I;
+  const spec::InstructionSpec &Spec;
+  int32_t Function = -1;
+  SourceRange NameRange;             ///< "cp.async.bulk.tensor"
+  std::vector<Qualifier> Quals;      ///< the rest, in source order
+  std::vector<const Modifier *> Spaces; ///< state spaces, in source order
+  const spec::FormSpec *Form = nullptr;
+  std::vector<Target> Targets;       ///< the module's sm targets
+  PtxVersion Version;                ///< the module's PTX version (or 0.0)
+
+  InstructionCheck(LintContext &Ctx, const Instruction &I,
+                   const spec::InstructionSpec &Spec, int32_t Function,
+                   size_t NameWords);
+
+  /// The written modifier with this text, or nullptr.
+  const Modifier *find(std::string_view Text) const;
+  bool has(std::string_view Text) const { return find(Text) != nullptr; }
+  /// The tensor rank from ".Nd", 0 when none is written.
+  unsigned dim() const;
+  /// Whether a table entry limited to Forms applies (empty: all forms).
+  bool inForms(const spec::Words &Forms) const;
+  /// "cp.async.bulk .shared::cluster.global": how messages name the form.
+  std::string formName() const;
+  /// The type of a register operand (".b32"), empty when unknown.
+  std::string_view registerType(const Operand &Op) const;
+  /// A register, or a name that may be one (not a known variable).
+  bool isRegister(const Operand &Op) const;
+  const Symbol *symbol(std::string_view Name) const;
+  /// Where to insert a new qualifier: after the last written one.
+  SourceRange insertionPoint() const;
+
+  /// Reports with the rule's code and default severity.
+  DiagBuilder report(rules::Id Rule, SourceRange Range, std::string Message);
+};
+
+void checkQualifiers(InstructionCheck &C);
+void checkOperands(InstructionCheck &C);
+void checkTargets(InstructionCheck &C);
+
+/// Quotes a qualifier or name for a message: '.add'.
+inline std::string q(std::string_view S) { return "'" + std::string(S) + "'"; }
+/// "'.a', '.b' or '.c'".
+std::string quotedList(const spec::Words &Words, const char *Last = " or ");
+
+} // namespace check
+} // namespace ptxlint
+#endif

@@ -1,0 +1,594 @@
+//===- OperandChecks.cpp - O2xx: operands of the chosen form --------------===//
+//
+// The form lists its operand slots in order. A slot is always present, present
+// exactly when one of its qualifiers is written (cache-policy with
+// .L2::cache_hint), or optional (cp.async's src-size). Operands fill the
+// present slots first and the optional ones with what is left, which is how
+// ptxas reads "cp.async...L2::cache_hint [d], [s], 16, %rd": the fourth
+// operand is the policy, not src-size.
+//
+// Then each operand is checked against its slot: its shape (address, tensor,
+// vector, value), register types, immediate values, the state space of a
+// named variable, alignment of immediate offsets, and the slot's named
+// predicate if it has one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check/CheckContext.h"
+#include "Check/Predicates.h"
+
+#include <algorithm>
+
+namespace ptxlint {
+namespace check {
+
+using spec::OperandSpec;
+using spec::Presence;
+using spec::Shape;
+
+static bool present(const InstructionCheck &C, const OperandSpec &S) {
+  return std::any_of(S.If.begin(), S.If.end(),
+                     [&](std::string_view Q) { return C.has(Q); });
+}
+
+static std::string slotNames(const std::vector<const OperandSpec *> &Slots) {
+  std::string S;
+  for (size_t K = 0; K < Slots.size(); ++K)
+    S += (K ? ", " : "") + std::string(Slots[K]->Name);
+  return S;
+}
+
+static std::string plural(size_t N, const char *Word) {
+  return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
+}
+
+/// Matches operands to slots; reports O201 and returns false on a count
+/// mismatch. Slots[K] is the slot of operand K.
+static bool layout(InstructionCheck &C,
+                   std::vector<const OperandSpec *> &Slots) {
+  const std::vector<OperandSpec> &All = C.Form->Operands;
+  size_t Mandatory = 0, Optional = 0;
+  for (const OperandSpec &S : All) {
+    if (S.When == Presence::Always || (S.When == Presence::If && present(C, S)))
+      ++Mandatory;
+    else if (S.When == Presence::Optional)
+      ++Optional;
+  }
+  size_t N = C.I.Operands.size();
+  if (N >= Mandatory && N <= Mandatory + Optional) {
+    size_t Extra = N - Mandatory;
+    for (const OperandSpec &S : All) {
+      bool Take = S.When == Presence::Always ||
+                  (S.When == Presence::If && present(C, S)) ||
+                  (S.When == Presence::Optional && Extra > 0 && Extra--);
+      if (Take)
+        Slots.push_back(&S);
+    }
+    return true;
+  }
+
+  std::vector<const OperandSpec *> Expected;
+  for (const OperandSpec &S : All)
+    if (S.When != Presence::If || present(C, S))
+      Expected.push_back(&S);
+  std::string Msg = C.formName() + " takes " +
+                    (Optional ? std::to_string(Mandatory) + " to " +
+                                    plural(Mandatory + Optional, "operand")
+                              : plural(Mandatory, "operand")) +
+                    " (" + slotNames(Expected) + "), but " +
+                    std::to_string(N) + (N == 1 ? " was" : " were") + " given";
+  SourceRange R = C.NameRange;
+  if (N > Mandatory + Optional)
+    R = C.I.Operands[Mandatory + Optional].Range;
+  DiagBuilder D = C.report(rules::OperandCount, R, Msg);
+  // An operand whose qualifier is missing, or a qualifier whose operand is.
+  for (const OperandSpec &S : All) {
+    if (S.When != Presence::If)
+      continue;
+    if (present(C, S) && N < Mandatory + Optional && N + 1 >= Mandatory)
+      D.note(q(S.If[0]) + " needs the '" + std::string(S.Name) + "' operand");
+    if (!present(C, S) && N > Mandatory + Optional && S.If.size() == 1) {
+      D.note("an extra '" + std::string(S.Name) + "' operand needs " +
+             q(S.If[0]));
+      if (N == Mandatory + Optional + 1)
+        D.fix(C.insertionPoint(), std::string(S.If[0]));
+    }
+  }
+  D.spec(C.Form->Section);
+  return false;
+}
+
+static bool fitsBits(int64_t V, unsigned Bits) {
+  if (Bits >= 64)
+    return true;
+  int64_t Lo = -(int64_t(1) << (Bits - 1));
+  int64_t Hi = (int64_t(1) << Bits) - 1;
+  return V >= Lo && V <= Hi;
+}
+
+static std::string typeList(const spec::Words &Regs) {
+  std::string S;
+  for (size_t K = 0; K < Regs.size(); ++K)
+    S += (K ? K + 1 == Regs.size() ? " or " : ", " : "") + std::string(Regs[K]);
+  return S;
+}
+
+/// The width of a register type: 32 for ".f32"; 0 when unknown.
+static unsigned typeBits(std::string_view Type) {
+  if (Type == ".pred")
+    return 1;
+  size_t K = Type.find_first_of("0123456789");
+  if (K == std::string_view::npos)
+    return 0;
+  unsigned Bits = 0;
+  for (; K < Type.size() && isdigit(static_cast<unsigned char>(Type[K])); ++K)
+    Bits = Bits * 10 + unsigned(Type[K] - '0');
+  return Bits;
+}
+
+static bool regAccepted(const spec::Words &Regs, std::string_view Type) {
+  return Type.empty() ||
+         std::any_of(Regs.begin(), Regs.end(), [&](std::string_view R) {
+           return R == "any" || R == Type;
+         });
+}
+
+static const char *kindName(OperandKind K) {
+  switch (K) {
+  case OperandKind::Register: return "a register";
+  case OperandKind::Symbol: return "a variable name";
+  case OperandKind::Immediate: return "an immediate";
+  case OperandKind::FloatImm: return "a floating-point constant";
+  case OperandKind::Address: return "an address";
+  case OperandKind::Vector: return "a vector";
+  case OperandKind::Sink: return "'_'";
+  case OperandKind::Expr: return "an expression";
+  }
+  return "an operand";
+}
+
+/// What a Value slot accepts, for messages: "a .b32, .u32 or .s32 register or
+/// an immediate".
+static std::string accepts(const OperandSpec &S) {
+  std::string A;
+  if (!S.Regs.empty())
+    A = "a " + typeList(S.Regs) + " register";
+  if (S.Imm)
+    A += (A.empty() ? "" : " or ") + std::string("an immediate");
+  if (!S.PredName.empty())
+    A += (A.empty() ? "" : " or ") + std::string("a predicate (") +
+         std::string(S.PredName) + ")";
+  return A;
+}
+
+/// The value of another immediate operand of the instruction, by slot name.
+static const Operand *
+operandFor(const InstructionCheck &C,
+           const std::vector<const OperandSpec *> &Slots, std::string_view Name) {
+  for (size_t K = 0; K < Slots.size(); ++K)
+    if (Slots[K]->Name == Name)
+      return &C.I.Operands[K];
+  return nullptr;
+}
+
+/// The accepted immediates of a slot, after values_if.
+static const std::vector<int64_t> *acceptedValues(const InstructionCheck &C,
+                                                  const OperandSpec &S,
+                                                  std::string_view &Because) {
+  for (const spec::ValuesIfSpec &V : S.ValuesIf)
+    if (C.has(V.If)) {
+      Because = V.If;
+      return &V.Values;
+    }
+  return S.Values.empty() ? nullptr : &S.Values;
+}
+
+static std::string valueList(const std::vector<int64_t> &V) {
+  std::string S;
+  for (size_t K = 0; K < V.size(); ++K)
+    S += (K ? K + 1 == V.size() ? " or " : ", " : "") + std::to_string(V[K]);
+  return S;
+}
+
+static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
+                           const Operand &Op) {
+  std::string Name = "'" + std::string(S.Name) + "'";
+  if (Op.Overflow) {
+    C.report(rules::OperandValue, Op.Range,
+             Name + " does not fit in 64 bits");
+    return;
+  }
+  int64_t V = Op.Value;
+  // ptxas judges some immediates after truncating them to 32 bits.
+  int64_t Judged = S.Truncate32 ? int64_t(uint32_t(uint64_t(V))) : V;
+  std::string_view Because;
+  if (const std::vector<int64_t> *Values = acceptedValues(C, S, Because)) {
+    if (std::find(Values->begin(), Values->end(), Judged) == Values->end()) {
+      std::string Msg = Name + " must be " + valueList(*Values);
+      if (!Because.empty())
+        Msg += " with " + q(Because);
+      C.report(rules::OperandValue, Op.Range, Msg + ", not " + std::to_string(V))
+          .spec(C.Form->Section);
+      return;
+    }
+  }
+  if ((S.HasMin && Judged < S.Min) || (S.HasMax && Judged > S.Max)) {
+    std::string Range = S.HasMin && S.HasMax
+                            ? "in [" + std::to_string(S.Min) + ", " +
+                                  std::to_string(S.Max) + "]"
+                        : S.HasMin ? "at least " + std::to_string(S.Min)
+                                   : "at most " + std::to_string(S.Max);
+    C.report(rules::OperandValue, Op.Range,
+             Name + " must be " + Range + ", not " + std::to_string(V))
+        .spec(C.Form->Section);
+    return;
+  }
+  if (S.MultipleOf && Judged % S.MultipleOf != 0) {
+    C.report(rules::OperandValue, Op.Range,
+             Name + " must be a multiple of " + std::to_string(S.MultipleOf) +
+                 ", not " + std::to_string(V))
+        .spec(C.Form->Section);
+    return;
+  }
+  if (S.WarnBits && !fitsBits(V, S.WarnBits)) {
+    DiagBuilder D = C.report(rules::ImmediateTooWide, Op.Range,
+                             Name + " is a " + std::to_string(S.WarnBits) +
+                                 "-bit operand; " + std::to_string(V) +
+                                 " does not fit");
+    if (S.Truncate32)
+      D.note("ptxas 13.0 silently truncates it to " + std::to_string(Judged));
+    D.spec(C.Form->Section);
+  }
+  if (S.HasWarnMin && V < S.WarnMin)
+    C.report(rules::OperandRange, Op.Range,
+             Name + " should be at least " + std::to_string(S.WarnMin) +
+                 ", not " + std::to_string(V))
+        .spec(C.Form->Section);
+}
+
+static void checkValue(InstructionCheck &C, const OperandSpec &S,
+                       const Operand &Op) {
+  std::string Name = "'" + std::string(S.Name) + "'";
+  if (C.isRegister(Op)) {
+    std::string_view Type = C.registerType(Op);
+    if (Type == ".pred") {
+      if (S.PredName.empty()) {
+        C.report(rules::OperandType, Op.Range,
+                 Name + " must be " + accepts(S) + ", not a predicate")
+            .spec(C.Form->Section);
+        return;
+      }
+      if (S.PredMinPtx.known() && C.Version.known() &&
+          C.Version < S.PredMinPtx)
+        C.report(rules::PtxVersionTooOld, Op.Range,
+                 "'" + std::string(S.PredName) + "' needs PTX ISA " +
+                     S.PredMinPtx.str() + ", but the module is .version " +
+                     C.Version.str())
+            .spec(C.Form->Section);
+      return;
+    }
+    if (Op.Negated) {
+      C.report(rules::OperandKind, Op.Range,
+               "only a predicate operand may be negated with '!'")
+          .spec(C.Form->Section);
+      return;
+    }
+    if (S.Regs.empty()) {
+      C.report(rules::OperandKind, Op.Range,
+               Name + " must be " + accepts(S) + ", not a register")
+          .spec(C.Form->Section);
+      return;
+    }
+    if (regAccepted(S.Regs, Type))
+      return;
+    bool PtxasTakes =
+        !S.PtxasRegs.empty() && regAccepted(S.PtxasRegs, Type) &&
+        (S.PtxasRegsIf.empty() ||
+         std::any_of(S.PtxasRegsIf.begin(), S.PtxasRegsIf.end(),
+                     [&](std::string_view Q) { return C.has(Q); })) &&
+        (!S.PtxasRegsLast || &Op == &C.I.Operands.back());
+    if (PtxasTakes)
+      C.report(rules::OperandNotDocumented, Op.Range,
+               Name + " should be " + accepts(S) + "; ptxas 13.0 also takes " +
+                   q(Op.Name) + " (" + std::string(Type) + ")")
+          .spec(C.Form->Section);
+    else
+      C.report(rules::OperandType, Op.Range,
+               Name + " must be " + accepts(S) + ", but " + q(Op.Name) +
+                   " is " + std::string(Type))
+          .spec(C.Form->Section);
+    return;
+  }
+  if (Op.Kind == OperandKind::Vector && !S.PtxasVectorRegs.empty() &&
+      std::all_of(Op.Elements.begin(), Op.Elements.end(),
+                  [&](const Operand &E) {
+                    return C.isRegister(E) &&
+                           regAccepted(S.PtxasVectorRegs, C.registerType(E));
+                  })) {
+    C.report(rules::OperandNotDocumented, Op.Range,
+             Name + " should be " + accepts(S) +
+                 "; ptxas 13.0 also takes a vector here")
+        .spec(C.Form->Section);
+    return;
+  }
+  if (Op.Kind == OperandKind::Immediate && S.Imm) {
+    checkImmediate(C, S, Op);
+    return;
+  }
+  if (Op.Kind == OperandKind::Expr)
+    return; // a constant expression: nothing certain to say
+  C.report(rules::OperandKind, Op.Range,
+           Name + " must be " + accepts(S) + ", not " + kindName(Op.Kind))
+      .spec(C.Form->Section);
+}
+
+/// The state space a slot's address must be in, as the module declares it.
+static StateSpace slotSpace(const InstructionCheck &C, const OperandSpec &S,
+                            std::string &Spelled) {
+  std::string_view Space = S.Space;
+  if (S.SpaceIndex >= 0 && size_t(S.SpaceIndex) < C.Spaces.size())
+    Space = C.Spaces[size_t(S.SpaceIndex)]->Text;
+  Spelled = std::string(Space);
+  if (Space.substr(0, 7) == ".shared")
+    return StateSpace::Shared;
+  if (Space == ".global")
+    return StateSpace::Global;
+  return StateSpace::None;
+}
+
+static const char *spaceName(StateSpace S) {
+  switch (S) {
+  case StateSpace::Shared: return ".shared";
+  case StateSpace::Global: return ".global";
+  case StateSpace::Const: return ".const";
+  case StateSpace::Local: return ".local";
+  case StateSpace::Param: return ".param";
+  default: return "another state space";
+  }
+}
+
+/// A named variable used as an address must live in the slot's space.
+static void checkSymbolSpace(InstructionCheck &C, const OperandSpec &S,
+                             const Operand &Base) {
+  if (Base.Kind != OperandKind::Symbol)
+    return;
+  const Symbol *Sym = C.symbol(Base.Name);
+  if (!Sym)
+    return;
+  std::string Spelled;
+  StateSpace Want = slotSpace(C, S, Spelled);
+  static const StateSpace Data[] = {StateSpace::Shared, StateSpace::Global,
+                                    StateSpace::Const, StateSpace::Local,
+                                    StateSpace::Param};
+  bool IsData = std::find(std::begin(Data), std::end(Data), Sym->Space) !=
+                std::end(Data);
+  if (Want == StateSpace::None || !IsData || Sym->Space == Want)
+    return;
+  DiagBuilder D = C.report(rules::OperandStateSpace, Base.Range,
+                           "'" + std::string(S.Name) + "' is in " + Spelled +
+                               ", but " + q(Base.Name) + " is a " +
+                               spaceName(Sym->Space) + " variable");
+  if (S.Kind == Shape::Tensor)
+    D.note("ptxas 13.0 takes a tensor map only as a .global variable or as a "
+           "register holding its generic address");
+  D.spec(C.Form->Section);
+}
+
+static void checkAlignment(InstructionCheck &C, const OperandSpec &S,
+                           const Operand &Op,
+                           const std::vector<const OperandSpec *> &Slots) {
+  if (!Op.HasOffset)
+    return;
+  int64_t Align = S.Align;
+  if (!S.AlignFrom.empty()) {
+    const Operand *From = operandFor(C, Slots, S.AlignFrom);
+    Align = From && From->Kind == OperandKind::Immediate ? From->Value : 0;
+  }
+  if (Align <= 1 || Op.Offset % Align == 0)
+    return;
+  C.report(rules::MisalignedOffset, Op.OffsetRange.empty() ? Op.Range : Op.OffsetRange,
+           "offset " + std::to_string(Op.Offset) + " of '" +
+               std::string(S.Name) + "' is not a multiple of " +
+               std::to_string(Align) + ": the address must be " +
+               std::to_string(Align) + "-byte aligned")
+      .spec(C.Form->Section);
+}
+
+static void checkAddress(InstructionCheck &C, const OperandSpec &S,
+                         const Operand &Op,
+                         const std::vector<const OperandSpec *> &Slots) {
+  std::string Name = "'" + std::string(S.Name) + "'";
+  if (Op.Kind == OperandKind::Address) {
+    if (Op.Elements.size() != 1) {
+      C.report(rules::OperandKind, Op.Range,
+               Name + " must be an address '[...]', not a tensor operand")
+          .spec(C.Form->Section);
+      return;
+    }
+    const Operand &Base = Op.Elements[0];
+    if (Base.Kind == OperandKind::Immediate) {
+      C.report(rules::OperandKind, Op.Range,
+               Name + " cannot be an immediate address (ptxas takes those "
+                      "only in .local)")
+          .spec(C.Form->Section);
+      return;
+    }
+    checkSymbolSpace(C, S, Base);
+    checkAlignment(C, S, Op, Slots);
+    return;
+  }
+  bool BareReg = C.isRegister(Op) && !Op.Negated &&
+                 (S.BareRegs.empty() ||
+                  regAccepted(S.BareRegs, C.registerType(Op)));
+  bool BareImm = Op.Kind == OperandKind::Immediate && S.BareImm;
+  // Where any register passes bare, so does a variable of the right space.
+  bool BareVar = Op.Kind == OperandKind::Symbol && !C.isRegister(Op) &&
+                 S.BareRegs.empty();
+  bool BareVector =
+      Op.Kind == OperandKind::Vector && !S.BareVectorRegs.empty() &&
+      std::all_of(Op.Elements.begin(), Op.Elements.end(),
+                  [&](const Operand &E) {
+                    return C.isRegister(E) &&
+                           regAccepted(S.BareVectorRegs, C.registerType(E));
+                  });
+  if (BareVar)
+    checkSymbolSpace(C, S, Op);
+  bool Last = &Op == &C.I.Operands.back();
+  if (S.BareWarn && (BareReg || BareImm || BareVar || BareVector) &&
+      (Last || !S.BareIfLast)) {
+    C.report(rules::BareAddress, Op.Range,
+             Name + " is an address: write it in brackets")
+        .fix({Op.Range.Begin, Op.Range.Begin}, "[")
+        .fix({Op.Range.End, Op.Range.End}, "]")
+        .spec(C.Form->Section);
+    return;
+  }
+  C.report(rules::OperandKind, Op.Range,
+           Name + " must be an address '[...]', not " + kindName(Op.Kind))
+      .spec(C.Form->Section);
+}
+
+/// The number of elements a Vector or the coordinates of a Tensor take.
+static int expectedCount(const InstructionCheck &C, const OperandSpec &S,
+                         std::string &Why) {
+  spec::CountSpec Count = S.Count;
+  for (const spec::CountIfSpec &CI : S.CountIf)
+    if (C.has(CI.If)) {
+      Count = CI.Count;
+      Why = q(CI.If);
+      break;
+    }
+  if (!Count.FromDim)
+    return Count.Offset;
+  unsigned Dim = C.dim();
+  if (Why.empty())
+    Why = "'." + std::to_string(Dim) + "d'";
+  return Dim ? int(Dim) + Count.Offset : -1;
+}
+
+static void checkElements(InstructionCheck &C, const OperandSpec &S,
+                          const Operand &Vec, const char *What) {
+  std::string Why;
+  int Want = expectedCount(C, S, Why);
+  if (Want >= 0 && size_t(Want) != Vec.Elements.size()) {
+    C.report(rules::VectorSize, Vec.Range,
+             Why + " takes " + plural(size_t(Want), What) + ", but " +
+                 std::to_string(Vec.Elements.size()) +
+                 (Vec.Elements.size() == 1 ? " was" : " were") + " given")
+        .spec(C.Form->Section);
+    return;
+  }
+  // ptxas wants the elements of one width (else "Incompatible elements of
+  // vector expression") and at least one of them of an accepted type; a
+  // same-width register of another type (a .f32 coordinate) then passes.
+  unsigned Width = S.ElemRegs.empty() ? 0 : typeBits(S.ElemRegs.front());
+  bool AnyAccepted = std::any_of(
+      Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
+        return (E.Kind == OperandKind::Immediate && S.ElemImm) ||
+               (C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E)));
+      });
+  for (const Operand &E : Vec.Elements) {
+    std::string Name = std::string("each ") + What + " of '" +
+                       std::string(S.Name) + "'";
+    if (C.isRegister(E)) {
+      std::string_view Type = C.registerType(E);
+      if (regAccepted(S.ElemRegs, Type) && !E.Negated)
+        continue;
+      std::string Msg = Name + " must be a " + typeList(S.ElemRegs) +
+                        " register" + (S.ElemImm ? " or an immediate" : "") +
+                        ", but " + q(E.Name) + " is " + std::string(Type);
+      if (AnyAccepted && !E.Negated && typeBits(Type) == Width &&
+          Width != 0)
+        C.report(rules::OperandNotDocumented, E.Range,
+                 Msg + " (ptxas 13.0 accepts it next to an integer one)")
+            .spec(C.Form->Section);
+      else
+        C.report(rules::OperandType, E.Range, Msg).spec(C.Form->Section);
+      continue;
+    }
+    if (E.Kind == OperandKind::Immediate && S.ElemImm) {
+      if (S.ElemWarnBits && !fitsBits(E.Value, S.ElemWarnBits))
+        C.report(rules::ImmediateTooWide, E.Range,
+                 Name + " is " + std::to_string(S.ElemWarnBits) + "-bit; " +
+                     std::to_string(E.Value) + " does not fit")
+            .spec(C.Form->Section);
+      if (S.HasElemWarnMin && E.Value < S.ElemWarnMin)
+        C.report(rules::OperandRange, E.Range,
+                 Name + " must not be negative here")
+            .spec(S.Section.empty() ? C.Form->Section : S.Section);
+      continue;
+    }
+    if (E.Kind == OperandKind::Expr)
+      continue;
+    C.report(rules::OperandKind, E.Range,
+             Name + " must be a register" +
+                 std::string(S.ElemImm ? " or an immediate" : "") + ", not " +
+                 kindName(E.Kind))
+        .spec(C.Form->Section);
+  }
+}
+
+static void checkTensor(InstructionCheck &C, const OperandSpec &S,
+                        const Operand &Op) {
+  bool Shaped = Op.Kind == OperandKind::Address && Op.Elements.size() == 2 &&
+                Op.Elements[1].Kind == OperandKind::Vector;
+  if (!Shaped) {
+    C.report(rules::OperandKind, Op.Range,
+             "expected '[tensorMap, {coordinates}]' here")
+        .spec(C.Form->Section);
+    return;
+  }
+  const Operand &Base = Op.Elements[0];
+  if (Op.HasOffset || Base.Kind == OperandKind::Immediate ||
+      (Base.Kind == OperandKind::Symbol && !S.Symbol)) {
+    C.report(rules::OperandKind, Base.Range,
+             "the tensor map must be a register or a .global variable, "
+             "without an offset")
+        .spec(C.Form->Section);
+    return;
+  }
+  if (C.isRegister(Base) && !regAccepted(S.Regs, C.registerType(Base)))
+    C.report(rules::OperandType, Base.Range,
+             "the tensor map must be a " + typeList(S.Regs) + " register")
+        .spec(C.Form->Section);
+  checkSymbolSpace(C, S, Base);
+  checkElements(C, S, Op.Elements[1], "coordinate");
+}
+
+static void checkVector(InstructionCheck &C, const OperandSpec &S,
+                        const Operand &Op) {
+  if (Op.Kind != OperandKind::Vector) {
+    C.report(rules::OperandKind, Op.Range,
+             "'" + std::string(S.Name) + "' must be a vector '{...}', not " +
+                 kindName(Op.Kind))
+        .spec(C.Form->Section);
+    return;
+  }
+  checkElements(C, S, Op, "element");
+}
+
+void checkOperands(InstructionCheck &C) {
+  if (!C.Form)
+    return;
+  std::vector<const OperandSpec *> Slots;
+  if (!layout(C, Slots))
+    return;
+  for (size_t K = 0; K < Slots.size(); ++K) {
+    const OperandSpec &S = *Slots[K];
+    const Operand &Op = C.I.Operands[K];
+    switch (S.Kind) {
+    case Shape::Value: checkValue(C, S, Op); break;
+    case Shape::Address: checkAddress(C, S, Op, Slots); break;
+    case Shape::Tensor: checkTensor(C, S, Op); break;
+    case Shape::Vector: checkVector(C, S, Op); break;
+    }
+    if (!S.Check.empty())
+      if (const NamedPredicate *P = findPredicate(S.Check))
+        P->Run(C, S, Op, [&](std::string_view Name) {
+          return operandFor(C, Slots, Name);
+        });
+  }
+}
+
+} // namespace check
+} // namespace ptxlint

@@ -1,0 +1,307 @@
+//===- QualifierChecks.cpp - Q1xx: the dotted qualifiers ------------------===//
+//
+// Qualifier order is free (ptxas takes every permutation), except that of two
+// state spaces the first is the destination and the second the source. So
+// the checks work on the set of written words:
+//   1. each word must belong to a group of the instruction      Q101, Q102
+//   2. no word twice, no two words of one group                 Q103, Q104
+//   3. the state spaces choose the form (direction)             Q106
+//   4. the form must allow each group and value                 Q102
+//   5. the form's required groups must be present               Q105
+//   6. the rules and pair tables of the entry must hold         Q107, Q109
+// Undocumented groups that ptxas accepts are reported once each  Q108.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check/CheckContext.h"
+
+#include <algorithm>
+
+namespace ptxlint {
+namespace check {
+
+using spec::FormSpec;
+using spec::GroupKind;
+using spec::GroupSpec;
+using spec::Words;
+
+static bool contains(const Words &W, std::string_view S) {
+  return std::find(W.begin(), W.end(), S) != W.end();
+}
+
+/// Steps 1 and 2. Returns false if a word is unusable (unknown/duplicate).
+static bool classify(InstructionCheck &C) {
+  bool Ok = true;
+  std::vector<const Qualifier *> SeenInGroup;
+  for (size_t K = 0; K < C.Quals.size(); ++K) {
+    const Qualifier &Q = C.Quals[K];
+    std::string_view Text = Q.Mod->Text;
+    if (!Q.Group) {
+      Ok = false;
+      if (spec::isKnownQualifier(Text))
+        C.report(rules::IllegalQualifier, Q.Mod->Range,
+                 q(Text) + " is not a qualifier of " + std::string(C.Spec.Name))
+            .spec(C.Spec.Section);
+      else
+        C.report(rules::UnknownQualifier, Q.Mod->Range,
+                 "unknown qualifier " + q(Text) + " on " +
+                     std::string(C.Spec.Name))
+            .spec(C.Spec.Section);
+      continue;
+    }
+    const Qualifier *Same = nullptr, *Rival = nullptr;
+    for (const Qualifier *P : SeenInGroup) {
+      if (P->Mod->Text == Text)
+        Same = P;
+      else if (P->Group == Q.Group && Q.Group->Kind != GroupKind::StateSpace)
+        Rival = P;
+    }
+    if (Same && Q.Group->Kind != GroupKind::StateSpace) {
+      Ok = false;
+      // Remove the duplicate together with nothing else: it is a whole word.
+      C.report(rules::DuplicateQualifier, Q.Mod->Range,
+               "duplicate " + q(Text))
+          .note(Same->Mod->Range, "first written here")
+          .fix(Q.Mod->Range, "");
+      continue;
+    }
+    if (Rival) {
+      Ok = false;
+      C.report(rules::ConflictingQualifiers, Q.Mod->Range,
+               q(Text) + " conflicts with " + q(Rival->Mod->Text) +
+                   ": give only one " + std::string(Q.Group->Display))
+          .note(Rival->Mod->Range, "the other one is here")
+          .spec(C.Spec.Section);
+      continue;
+    }
+    SeenInGroup.push_back(&Q);
+    if (Q.Group->Kind == GroupKind::StateSpace)
+      C.Spaces.push_back(Q.Mod);
+  }
+  return Ok;
+}
+
+static bool spaceFits(const Words &Accepted, const Modifier *Written) {
+  return contains(Accepted, Written ? Written->Text : "none");
+}
+
+static bool formMatches(const FormSpec &F,
+                        const std::vector<const Modifier *> &Spaces) {
+  if (Spaces.size() > F.Spaces.size())
+    return false;
+  for (size_t P = 0; P < F.Spaces.size(); ++P)
+    if (!spaceFits(F.Spaces[P], P < Spaces.size() ? Spaces[P] : nullptr))
+      return false;
+  return true;
+}
+
+static std::string spacesText(const std::vector<const Modifier *> &Spaces) {
+  std::string S;
+  for (const Modifier *M : Spaces)
+    S += std::string(M->Text);
+  return S;
+}
+
+/// Step 3: the state spaces written choose the form.
+static const FormSpec *chooseForm(InstructionCheck &C) {
+  for (const FormSpec &F : C.Spec.Forms)
+    if (formMatches(F, C.Spaces))
+      return &F;
+
+  Words Directions;
+  for (const FormSpec &F : C.Spec.Forms)
+    if (!F.Display.empty())
+      Directions.push_back(F.Display);
+  std::string Expected = Directions.empty()
+                             ? std::string("no state space")
+                             : "one of " + quotedList(Directions);
+  if (C.Spaces.empty()) {
+    C.report(rules::InvalidDirection, C.NameRange,
+             std::string(C.Spec.Name) + " needs its state spaces: " + Expected)
+        .spec(C.Spec.Section);
+    return nullptr;
+  }
+  SourceRange R{C.Spaces.front()->Range.Begin, C.Spaces.back()->Range.End};
+  std::string Written = spacesText(C.Spaces);
+  std::vector<const Modifier *> Swapped(C.Spaces.rbegin(), C.Spaces.rend());
+  bool SwapFits = C.Spaces.size() == 2 &&
+                  std::any_of(C.Spec.Forms.begin(), C.Spec.Forms.end(),
+                              [&](const FormSpec &F) {
+                                return formMatches(F, Swapped);
+                              });
+  size_t Needed = C.Spec.Forms.front().Spaces.size();
+  std::string Msg =
+      C.Spaces.size() < Needed
+          ? q(Written) + " is not a direction of " + std::string(C.Spec.Name) +
+                ": it needs a destination and a source state space, " + Expected
+          : q(Written) + " is not a direction of " + std::string(C.Spec.Name) +
+                "; expected " + Expected;
+  DiagBuilder D = C.report(rules::InvalidDirection, R, Msg);
+  if (SwapFits) {
+    D.note("the first state space is the destination, the second the source");
+    D.fix(C.Spaces[0]->Range, std::string(C.Spaces[1]->Text));
+    D.fix(C.Spaces[1]->Range, std::string(C.Spaces[0]->Text));
+  }
+  D.spec(C.Spec.Section);
+  return nullptr;
+}
+
+/// The values of group G that form F accepts.
+static Words acceptedValues(const FormSpec &F, const GroupSpec &G) {
+  for (const Words &Only : F.Only)
+    if (!Only.empty() && Only[0] == G.Name)
+      return Words(Only.begin() + 1, Only.end());
+  return G.Values;
+}
+
+/// Steps 4 and 5.
+static void checkAgainstForm(InstructionCheck &C) {
+  const FormSpec &F = *C.Form;
+  for (const Qualifier &Q : C.Quals) {
+    if (!Q.Group || Q.Group->Kind == GroupKind::StateSpace)
+      continue;
+    bool Allowed =
+        contains(F.Required, Q.Group->Name) || contains(F.Optional, Q.Group->Name);
+    if (!Allowed) {
+      C.report(rules::IllegalQualifier, Q.Mod->Range,
+               q(Q.Mod->Text) + " is not allowed on " + C.formName())
+          .spec(F.Section);
+      continue;
+    }
+    Words Values = acceptedValues(F, *Q.Group);
+    if (!contains(Values, Q.Mod->Text)) {
+      DiagBuilder D = C.report(rules::IllegalQualifier, Q.Mod->Range,
+                               q(Q.Mod->Text) + " is not allowed on " +
+                                   C.formName() + "; expected " +
+                                   quotedList(Values));
+      if (Values.size() == 1)
+        D.fix(Q.Mod->Range, std::string(Values[0]));
+      D.spec(F.Section);
+    }
+  }
+  for (std::string_view GroupName : F.Required) {
+    const GroupSpec *G = spec::findGroup(C.Spec, GroupName);
+    bool Present = std::any_of(C.Quals.begin(), C.Quals.end(),
+                               [&](const Qualifier &Q) { return Q.Group == G; });
+    if (Present || !G)
+      continue;
+    Words Values = acceptedValues(F, *G);
+    DiagBuilder D = C.report(rules::MissingQualifier, C.NameRange,
+                             C.formName() + " needs " + std::string(G->Display) +
+                                 ": " + quotedList(Values));
+    if (Values.size() == 1)
+      D.fix(C.insertionPoint(), std::string(Values[0]));
+    D.spec(F.Section);
+  }
+}
+
+/// "'.add' on '.f16'", "'.tile::gather4'".
+static std::string describeIf(const Words &If) {
+  std::string S = q(If[0]);
+  for (size_t K = 1; K < If.size(); ++K)
+    S += " on " + q(If[K]);
+  return S;
+}
+
+static std::string describeNeeds(const std::vector<Words> &Sets) {
+  std::string S;
+  for (size_t K = 0; K < Sets.size(); ++K) {
+    if (K)
+      S += K + 1 == Sets.size() ? " or " : ", ";
+    for (size_t J = 0; J < Sets[K].size(); ++J)
+      S += (J ? " with " : "") + q(Sets[K][J]);
+  }
+  return S;
+}
+
+/// Step 6a: "if these, then one of these sets".
+static void checkRules(InstructionCheck &C) {
+  for (const spec::RuleSpec &R : C.Spec.Rules) {
+    if (!C.inForms(R.Forms))
+      continue;
+    if (!std::all_of(R.If.begin(), R.If.end(),
+                     [&](std::string_view Q) { return C.has(Q); }))
+      continue;
+    bool Met = std::any_of(R.NeedOneOf.begin(), R.NeedOneOf.end(),
+                           [&](const Words &Set) {
+                             return std::all_of(Set.begin(), Set.end(),
+                                                [&](std::string_view Q) {
+                                                  return C.has(Q);
+                                                });
+                           });
+    if (Met)
+      continue;
+    std::string Msg = !R.Message.empty()
+                          ? std::string(R.Message)
+                          : describeIf(R.If) + " requires " +
+                                describeNeeds(R.NeedOneOf);
+    bool Error = R.Severity == spec::Level::Error;
+    DiagBuilder D = C.report(Error ? rules::QualifierCombination
+                                   : rules::DiscouragedQualifier,
+                             C.find(R.If[0])->Range, Msg);
+    if (R.FixInsert)
+      D.fix(C.insertionPoint(), std::string(R.NeedOneOf[0][0]));
+    if (!R.Note.empty())
+      D.note(std::string(R.Note));
+    D.spec(R.Section);
+  }
+}
+
+/// Step 6b: allowed (row, column) pairs, e.g. redOp x type.
+static void checkTables(InstructionCheck &C) {
+  for (const spec::PairTableSpec &T : C.Spec.Tables) {
+    if (!C.inForms(T.Forms))
+      continue;
+    const GroupSpec *RowG = spec::findGroup(C.Spec, T.Row);
+    const GroupSpec *ColG = spec::findGroup(C.Spec, T.Column);
+    const Modifier *Row = nullptr, *Col = nullptr;
+    for (const Qualifier &Q : C.Quals) {
+      if (Q.Group == RowG && !Row)
+        Row = Q.Mod;
+      if (Q.Group == ColG && !Col)
+        Col = Q.Mod;
+    }
+    if (!Row || !Col)
+      continue;
+    Words Allowed;
+    for (const Words &Entry : T.Allow)
+      if (!Entry.empty() && Entry[0] == Row->Text)
+        Allowed.assign(Entry.begin() + 1, Entry.end());
+    if (contains(Allowed, Col->Text))
+      continue;
+    std::string Msg = q(Row->Text) + " on " + q(Col->Text) +
+                      " is not supported by " + C.formName();
+    DiagBuilder D = C.report(rules::QualifierCombination, Col->Range, Msg);
+    D.note(Allowed.empty() ? q(Row->Text) + " takes no " +
+                                 std::string(ColG->Display) + " here"
+                           : q(Row->Text) + " takes " + quotedList(Allowed));
+    D.spec(T.Section);
+  }
+}
+
+static void reportUndocumented(InstructionCheck &C) {
+  for (const Qualifier &Q : C.Quals)
+    if (Q.Group && Q.Group->Undocumented) {
+      DiagBuilder D = C.report(rules::UndocumentedQualifier, Q.Mod->Range,
+                               q(Q.Mod->Text) + " on " +
+                                   std::string(C.Spec.Name) +
+                                   " is not documented by PTX ISA 9.1");
+      if (!Q.Group->Note.empty())
+        D.note(std::string(Q.Group->Note));
+      D.spec(C.Spec.Section);
+    }
+}
+
+void checkQualifiers(InstructionCheck &C) {
+  classify(C);
+  C.Form = chooseForm(C);
+  reportUndocumented(C);
+  if (!C.Form)
+    return;
+  checkAgainstForm(C);
+  checkRules(C);
+  checkTables(C);
+}
+
+} // namespace check
+} // namespace ptxlint

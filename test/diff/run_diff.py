@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Differential test: ptxlint's verdicts against ptxas's, per instruction.
+
+ptxlint-diffgen prints variants generated from spec-tables/ as
+"TARGET<TAB>VERSION<TAB>TAG<TAB>INSTRUCTION". They are grouped by target and
+version into modules of one kernel with one instruction per line, assembled
+with `ptxas -arch=compute_XX` (its front end only; under a memory limit and a
+timeout) and linted with ptxlint. For every line the verdicts must agree:
+ptxas reports an error on the line exactly when ptxlint does. Warnings do
+not count. A disagreement matching a line of the exceptions file is counted
+as explained (each one is documented there and has a file test).
+
+ptxas stops a file at its first syntax error ("fatal"): that line is counted
+as an error, blanked, and the module assembled again.
+
+Exit status: 0 agreement, 1 unexplained disagreements, 77 ptxas not found
+(ctest reports the test as skipped).
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+DECLS = """\
+  .reg .b16 %h<8>; .reg .u16 %uh<8>; .reg .s16 %sh<8>;
+  .reg .b32 %r<8>; .reg .u32 %ur<8>; .reg .s32 %sr<8>;
+  .reg .b64 %rd<8>; .reg .u64 %urd<8>; .reg .s64 %srd<8>;
+  .reg .f32 %f<8>; .reg .f64 %fd<8>; .reg .pred %p<8>;
+  .shared .align 128 .b8 smem[4096];
+"""
+HEADER_LINES = 12  # lines before the first instruction (see module_text)
+
+PTXAS_LINE = re.compile(r"^ptxas [^,]*, line (\d+); (error|fatal)\s*: (.*)$")
+LINT_LINE = re.compile(r"^[^:]*:(\d+):\d+: (error|fatal error): (.*)$")
+
+
+def find_ptxas(explicit):
+    for cand in [explicit, os.environ.get("PTXAS"),
+                 os.path.join(os.environ.get("CUDA_HOME", "/nonexistent"), "bin", "ptxas"),
+                 "/usr/local/cuda/bin/ptxas", shutil.which("ptxas")]:
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def arch_of(target):
+    # ptxas 13.0 has no sm_101*: a module for it assembles as sm_110*.
+    if target.startswith("sm_101"):
+        target = "sm_110" + target[6:]
+    return target.replace("sm_", "compute_")
+
+
+def module_text(target, version, instructions):
+    lines = [".version " + version, ".target " + target, ".address_size 64",
+             ".global .align 128 .b8 gmem[4096];",
+             ".const .align 64 .b8 cmap[128];",
+             ".visible .entry k(.param .u64 pm)", "{"]
+    lines += DECLS.rstrip("\n").split("\n")
+    assert len(lines) == HEADER_LINES, len(lines)
+    lines += ["  " + i for i in instructions]
+    lines += ["  ret;", "}", ""]
+    return "\n".join(lines)
+
+
+def run_ptxas(ptxas, path, arch, timeout):
+    cmd = "ulimit -v 4000000; exec timeout %d %s -arch=%s -o /dev/null %s" % (
+        timeout, ptxas, arch, path)
+    r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def ptxas_verdicts(ptxas, target, version, instructions, work, timeout):
+    """{line index: first message} for the lines ptxas rejects."""
+    key = hashlib.sha1(("%s|%s|%s" % (target, version, "\n".join(instructions))).encode()).hexdigest()
+    cache = os.path.join(work, "ptxas-cache", key + ".json")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            return {int(k): v for k, v in json.load(f).items()}
+    errors = {}
+    live = list(instructions)
+    path = os.path.join(work, "ptxas-%s.ptx" % key)
+    for _ in range(len(instructions) + 1):
+        with open(path, "w") as f:
+            f.write(module_text(target, version, live))
+        rc, out = run_ptxas(ptxas, path, arch_of(target), timeout)
+        fatal_line = None
+        for line in out.splitlines():
+            m = PTXAS_LINE.match(line)
+            if not m:
+                continue
+            idx = int(m.group(1)) - HEADER_LINES - 1
+            if 0 <= idx < len(live):
+                errors.setdefault(idx, m.group(3))
+                if m.group(2) == "fatal":
+                    fatal_line = idx
+        if fatal_line is not None:
+            live[fatal_line] = "// removed after a syntax error"
+            continue
+        if rc != 0 and not any(0 <= i < len(live) for i in errors):
+            # No line to blame (a crash, the memory limit, the timeout):
+            # judge each instruction on its own.
+            if len(live) > 1:
+                for i, ins in enumerate(live):
+                    if ins.startswith("//"):
+                        continue
+                    sub = ptxas_verdicts(ptxas, target, version, [ins], work, timeout)
+                    if 0 in sub:
+                        errors[i] = sub[0]
+            else:
+                errors[0] = "ptxas failed without a message (rc %d): %s" % (rc, out.strip()[:200])
+        break
+    os.unlink(path)
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    with open(cache, "w") as f:
+        json.dump(errors, f)
+    return errors
+
+
+def ptxlint_verdicts(ptxlint, target, version, instructions, work):
+    key = hashlib.sha1(("%s|%s|%s" % (target, version, "\n".join(instructions))).encode()).hexdigest()
+    path = os.path.join(work, "lint-%s.ptx" % key)
+    with open(path, "w") as f:
+        f.write(module_text(target, version, instructions))
+    r = subprocess.run([ptxlint, "--no-source-snippet", "--max-diagnostics=0", path],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, NO_COLOR="1"))
+    os.unlink(path)
+    if r.returncode not in (0, 1):
+        raise SystemExit("ptxlint failed (%d) on a module of %s %s:\n%s" % (
+            r.returncode, target, version, r.stdout + r.stderr))
+    errors = {}
+    for line in r.stdout.splitlines() + r.stderr.splitlines():
+        m = LINT_LINE.match(line)
+        if m:
+            idx = int(m.group(1)) - HEADER_LINES - 1
+            if 0 <= idx < len(instructions):
+                errors.setdefault(idx, m.group(3))
+    return errors
+
+
+def load_exceptions(path):
+    rules = []
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if not line.strip() or line.startswith("#"):
+                    continue
+                verdict, regex, reason = line.split("\t", 2)
+                rules.append((verdict, re.compile(regex), reason))
+    return rules
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--gen", required=True, help="ptxlint-diffgen binary")
+    ap.add_argument("--ptxlint", required=True, help="ptxlint binary")
+    ap.add_argument("--ptxas", help="ptxas binary (default: $PTXAS, "
+                    "$CUDA_HOME/bin, /usr/local/cuda/bin, PATH)")
+    ap.add_argument("--quick", action="store_true", help="the CI subset")
+    ap.add_argument("--exceptions", help="documented disagreements")
+    ap.add_argument("--work", default="diff-work", help="scratch folder")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--chunk", type=int, default=400,
+                    help="instructions per module")
+    ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--show", type=int, default=40,
+                    help="disagreements to print")
+    args = ap.parse_args()
+
+    ptxas = find_ptxas(args.ptxas)
+    if not ptxas:
+        print("SKIPPED: ptxas not found (set $PTXAS or install CUDA); "
+              "the differential test needs it")
+        return 77
+    os.makedirs(args.work, exist_ok=True)
+
+    gen = subprocess.run([args.gen] + (["--quick"] if args.quick else []),
+                         capture_output=True, text=True, check=True)
+    variants = [l.split("\t", 3) for l in gen.stdout.splitlines() if l]
+    groups = defaultdict(list)
+    for target, version, tag, text in variants:
+        groups[(target, version)].append((tag, text))
+
+    jobs = []
+    for (target, version), items in sorted(groups.items()):
+        for k in range(0, len(items), args.chunk):
+            jobs.append((target, version, items[k:k + args.chunk]))
+
+    def judge(job):
+        target, version, items = job
+        texts = [t for _, t in items]
+        return job, ptxas_verdicts(ptxas, target, version, texts, args.work,
+                                   args.timeout), \
+            ptxlint_verdicts(args.ptxlint, target, version, texts, args.work)
+
+    exceptions = load_exceptions(args.exceptions)
+    used = Counter()
+    bad = []
+    by_tag = Counter()
+    rejected = 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for (target, version, items), px, pl in pool.map(judge, jobs):
+            for i, (tag, text) in enumerate(items):
+                by_tag[tag] += 1
+                p_err, l_err = i in px, i in pl
+                rejected += p_err
+                if p_err == l_err:
+                    continue
+                subject = "%s %s %s" % (target, version, text)
+                verdict = "ptxas-rejects" if p_err else "ptxas-accepts"
+                reason = next((r for v, rx, r in exceptions
+                               if v == verdict and rx.search(subject)), None)
+                if reason:
+                    used[reason] += 1
+                    continue
+                bad.append((target, version, tag, text, px.get(i), pl.get(i)))
+
+    targets = sorted({t for t, _, _, _ in variants})
+    print("ptxas: %s" % ptxas)
+    print("variants: %d (%d rejected by ptxas) in %d modules; %d targets (%s); "
+          "%d PTX versions" % (len(variants), rejected, len(jobs), len(targets),
+                               " ".join(targets),
+                               len({v for _, v, _, _ in variants})))
+    print("by kind: " + ", ".join("%s %d" % kv for kv in sorted(by_tag.items())))
+    for reason, n in sorted(used.items()):
+        print("explained (%d): %s" % (n, reason))
+    print("unexplained disagreements: %d" % len(bad))
+    for target, version, tag, text, pmsg, lmsg in bad[:args.show]:
+        print("  [%s] %s %s: %s" % (tag, target, version, text))
+        print("      ptxas:   %s" % (pmsg or "accepts"))
+        print("      ptxlint: %s" % (lmsg or "no error"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
