@@ -1,0 +1,399 @@
+//===- Print.cpp - Canonical PTX text of builder instructions -------------===//
+//
+// The qualifier order is documented in include/ptxlint/Builder.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptxlint/Builder.h"
+
+#include <type_traits>
+
+namespace ptxlint {
+namespace build {
+
+bool CpAsync::operator==(const CpAsync &O) const {
+  return Cache == O.Cache && DstSharedCta == O.DstSharedCta &&
+         Prefetch == O.Prefetch && Dst == O.Dst && Src == O.Src &&
+         CpSize == O.CpSize && SrcSize == O.SrcSize &&
+         IgnoreSrc == O.IgnoreSrc && CachePolicy == O.CachePolicy;
+}
+bool CpAsyncBulk::operator==(const CpAsyncBulk &O) const {
+  return Dir == O.Dir && Dst == O.Dst && Src == O.Src && Size == O.Size &&
+         Mbar == O.Mbar && CtaMask == O.CtaMask &&
+         CachePolicy == O.CachePolicy && ByteMask == O.ByteMask;
+}
+bool CpReduceAsyncBulk::operator==(const CpReduceAsyncBulk &O) const {
+  return Dir == O.Dir && Op == O.Op && Type == O.Type && Dst == O.Dst &&
+         Src == O.Src && Size == O.Size && Mbar == O.Mbar &&
+         CachePolicy == O.CachePolicy;
+}
+bool CpAsyncBulkPrefetch::operator==(const CpAsyncBulkPrefetch &O) const {
+  return Src == O.Src && Size == O.Size && CachePolicy == O.CachePolicy;
+}
+bool CpAsyncBulkTensor::operator==(const CpAsyncBulkTensor &O) const {
+  return Dir == O.Dir && Dim == O.Dim && Mode == O.Mode &&
+         Shared == O.Shared && Tensor == O.Tensor && Mbar == O.Mbar &&
+         Im2colInfo == O.Im2colInfo && CtaMask == O.CtaMask &&
+         Group == O.Group && CachePolicy == O.CachePolicy;
+}
+bool CpReduceAsyncBulkTensor::operator==(const CpReduceAsyncBulkTensor &O) const {
+  return Dim == O.Dim && Mode == O.Mode && Op == O.Op && Tensor == O.Tensor &&
+         Src == O.Src && CachePolicy == O.CachePolicy;
+}
+bool CpAsyncBulkPrefetchTensor::operator==(const CpAsyncBulkPrefetchTensor &O) const {
+  return Dim == O.Dim && Mode == O.Mode && Tensor == O.Tensor &&
+         Im2colInfo == O.Im2colInfo && CachePolicy == O.CachePolicy;
+}
+
+const char *spelling(LoadMode M) {
+  switch (M) {
+  case LoadMode::Tile: return ".tile";
+  case LoadMode::TileGather4: return ".tile::gather4";
+  case LoadMode::TileScatter4: return ".tile::scatter4";
+  case LoadMode::Im2col: return ".im2col";
+  case LoadMode::Im2colW: return ".im2col::w";
+  case LoadMode::Im2colW128: return ".im2col::w::128";
+  case LoadMode::Im2colNoOffs: return ".im2col_no_offs";
+  }
+  return "";
+}
+const char *spelling(RedOp Op) {
+  static const char *const S[] = {".and", ".or",  ".xor", ".add",
+                                  ".inc", ".dec", ".min", ".max"};
+  return S[unsigned(Op)];
+}
+const char *spelling(RedType T) {
+  static const char *const S[] = {".f16", ".bf16", ".b32", ".u32", ".s32",
+                                  ".b64", ".u64",  ".s64", ".f32", ".f64"};
+  return S[unsigned(T)];
+}
+const char *spelling(CtaGroup G) {
+  switch (G) {
+  case CtaGroup::None: return "";
+  case CtaGroup::One: return ".cta_group::1";
+  case CtaGroup::Two: return ".cta_group::2";
+  }
+  return "";
+}
+const char *spelling(PrefetchSize P) {
+  switch (P) {
+  case PrefetchSize::None: return "";
+  case PrefetchSize::B64: return ".L2::64B";
+  case PrefetchSize::B128: return ".L2::128B";
+  case PrefetchSize::B256: return ".L2::256B";
+  }
+  return "";
+}
+
+namespace {
+
+const char *const MbarTx = ".mbarrier::complete_tx::bytes";
+const char *const BulkGroup = ".bulk_group";
+const char *const CacheHint = ".L2::cache_hint";
+
+std::string val(const Value &V) {
+  if (V.IsImm)
+    return std::to_string(V.Imm);
+  return (V.Negated ? "!" : "") + V.Name;
+}
+std::string adr(const Address &A) {
+  std::string S = "[" + val(A.Base);
+  if (A.Offset > 0)
+    S += "+" + std::to_string(A.Offset);
+  else if (A.Offset < 0)
+    S += "-" + std::to_string(-A.Offset);
+  return S + "]";
+}
+std::string vec(const std::vector<Value> &Vs) {
+  std::string S = "{";
+  for (size_t K = 0; K < Vs.size(); ++K)
+    S += (K ? ", " : "") + val(Vs[K]);
+  return S + "}";
+}
+std::string tensor(const TensorRef &T) {
+  return "[" + val(T.Map) + ", " + vec(T.Coords) + "]";
+}
+bool needsNoftz(RedOp Op, RedType T) {
+  return Op == RedOp::Add && (T == RedType::F16 || T == RedType::BF16);
+}
+
+struct Printer {
+  std::string Q;                 ///< name and qualifiers
+  std::vector<std::string> Ops;  ///< operands
+  void q(const char *S) { Q += S; }
+  void op(std::string S) { Ops.push_back(std::move(S)); }
+  std::string done() const {
+    std::string S = Q;
+    for (size_t K = 0; K < Ops.size(); ++K)
+      S += (K ? ", " : " ") + Ops[K];
+    return S + ";";
+  }
+
+  void operator()(const CpAsync &I) {
+    q("cp.async");
+    q(I.Cache == CacheOp::CA ? ".ca" : ".cg");
+    q(I.DstSharedCta ? ".shared::cta" : ".shared");
+    q(".global");
+    if (I.CachePolicy)
+      q(CacheHint);
+    q(spelling(I.Prefetch));
+    op(adr(I.Dst));
+    op(adr(I.Src));
+    op(std::to_string(I.CpSize));
+    if (I.SrcSize)
+      op(val(*I.SrcSize));
+    if (I.IgnoreSrc)
+      op(val(*I.IgnoreSrc));
+    if (I.CachePolicy)
+      op(val(*I.CachePolicy));
+  }
+  void operator()(const CpAsyncCommitGroup &) { q("cp.async.commit_group"); }
+  void operator()(const CpAsyncWaitGroup &I) {
+    q("cp.async.wait_group");
+    op(std::to_string(I.N));
+  }
+  void operator()(const CpAsyncWaitAll &) { q("cp.async.wait_all"); }
+  void operator()(const CpAsyncBulk &I) {
+    q("cp.async.bulk");
+    switch (I.Dir) {
+    case BulkDir::GlobalToSharedCta: q(".shared::cta.global"); break;
+    case BulkDir::GlobalToSharedCluster: q(".shared::cluster.global"); break;
+    case BulkDir::SharedCtaToSharedCluster: q(".shared::cluster.shared::cta"); break;
+    case BulkDir::SharedCtaToGlobal: q(".global.shared::cta"); break;
+    }
+    q(I.Dir == BulkDir::SharedCtaToGlobal ? BulkGroup : MbarTx);
+    if (I.CtaMask)
+      q(".multicast::cluster");
+    if (I.CachePolicy)
+      q(CacheHint);
+    if (I.ByteMask)
+      q(".cp_mask");
+    op(adr(I.Dst));
+    op(adr(I.Src));
+    op(val(I.Size));
+    if (I.Mbar)
+      op(adr(*I.Mbar));
+    if (I.CtaMask)
+      op(val(*I.CtaMask));
+    if (I.CachePolicy)
+      op(val(*I.CachePolicy));
+    if (I.ByteMask)
+      op(val(*I.ByteMask));
+  }
+  void operator()(const CpReduceAsyncBulk &I) {
+    q("cp.reduce.async.bulk");
+    if (I.Dir == ReduceDir::SharedCtaToGlobal) {
+      q(".global.shared::cta");
+      q(BulkGroup);
+    } else {
+      q(".shared::cluster.shared::cta");
+      q(MbarTx);
+    }
+    q(spelling(I.Op));
+    if (needsNoftz(I.Op, I.Type))
+      q(".noftz");
+    q(spelling(I.Type));
+    if (I.CachePolicy)
+      q(CacheHint);
+    op(adr(I.Dst));
+    op(adr(I.Src));
+    op(val(I.Size));
+    if (I.Mbar)
+      op(adr(*I.Mbar));
+    if (I.CachePolicy)
+      op(val(*I.CachePolicy));
+  }
+  void operator()(const CpAsyncBulkPrefetch &I) {
+    q("cp.async.bulk.prefetch.L2.global");
+    if (I.CachePolicy)
+      q(CacheHint);
+    op(adr(I.Src));
+    op(val(I.Size));
+    if (I.CachePolicy)
+      op(val(*I.CachePolicy));
+  }
+  void dim(unsigned D) { Q += "." + std::to_string(D) + "d"; }
+  void operator()(const CpAsyncBulkTensor &I) {
+    q("cp.async.bulk.tensor");
+    dim(I.Dim);
+    switch (I.Dir) {
+    case TensorDir::GlobalToSharedCta: q(".shared::cta.global"); break;
+    case TensorDir::GlobalToSharedCluster: q(".shared::cluster.global"); break;
+    case TensorDir::SharedCtaToGlobal: q(".global.shared::cta"); break;
+    }
+    q(spelling(I.Mode));
+    bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
+    q(Store ? BulkGroup : MbarTx);
+    if (I.CtaMask)
+      q(".multicast::cluster");
+    q(spelling(I.Group));
+    if (I.CachePolicy)
+      q(CacheHint);
+    if (Store) {
+      op(tensor(I.Tensor));
+      op(adr(I.Shared));
+    } else {
+      op(adr(I.Shared));
+      op(tensor(I.Tensor));
+      if (I.Mbar)
+        op(adr(*I.Mbar));
+      if (!I.Im2colInfo.empty())
+        op(vec(I.Im2colInfo));
+      if (I.CtaMask)
+        op(val(*I.CtaMask));
+    }
+    if (I.CachePolicy)
+      op(val(*I.CachePolicy));
+  }
+  void operator()(const CpReduceAsyncBulkTensor &I) {
+    q("cp.reduce.async.bulk.tensor");
+    dim(I.Dim);
+    q(".global.shared::cta");
+    q(spelling(I.Mode));
+    q(BulkGroup);
+    q(spelling(I.Op));
+    if (I.CachePolicy)
+      q(CacheHint);
+    op(tensor(I.Tensor));
+    op(adr(I.Src));
+    if (I.CachePolicy)
+      op(val(*I.CachePolicy));
+  }
+  void operator()(const CpAsyncBulkPrefetchTensor &I) {
+    q("cp.async.bulk.prefetch.tensor");
+    dim(I.Dim);
+    q(".L2.global");
+    q(spelling(I.Mode));
+    if (I.CachePolicy)
+      q(CacheHint);
+    op(tensor(I.Tensor));
+    if (!I.Im2colInfo.empty())
+      op(vec(I.Im2colInfo));
+    if (I.CachePolicy)
+      op(val(*I.CachePolicy));
+  }
+  void operator()(const CpAsyncBulkCommitGroup &) { q("cp.async.bulk.commit_group"); }
+  void operator()(const CpAsyncBulkWaitGroup &I) {
+    q("cp.async.bulk.wait_group");
+    if (I.Read)
+      q(".read");
+    op(std::to_string(I.N));
+  }
+};
+
+struct Namer {
+  std::string operator()(const CpAsync &) { return "cp.async"; }
+  std::string operator()(const CpAsyncCommitGroup &) { return "cp.async.commit_group"; }
+  std::string operator()(const CpAsyncWaitGroup &) { return "cp.async.wait_group"; }
+  std::string operator()(const CpAsyncWaitAll &) { return "cp.async.wait_all"; }
+  std::string operator()(const CpAsyncBulk &) { return "cp.async.bulk"; }
+  std::string operator()(const CpReduceAsyncBulk &) { return "cp.reduce.async.bulk"; }
+  std::string operator()(const CpAsyncBulkPrefetch &) { return "cp.async.bulk.prefetch"; }
+  std::string operator()(const CpAsyncBulkTensor &) { return "cp.async.bulk.tensor"; }
+  std::string operator()(const CpReduceAsyncBulkTensor &) { return "cp.reduce.async.bulk.tensor"; }
+  std::string operator()(const CpAsyncBulkPrefetchTensor &) { return "cp.async.bulk.prefetch.tensor"; }
+  std::string operator()(const CpAsyncBulkCommitGroup &) { return "cp.async.bulk.commit_group"; }
+  std::string operator()(const CpAsyncBulkWaitGroup &) { return "cp.async.bulk.wait_group"; }
+};
+
+/// Collects (register, type) pairs in first-use order.
+struct Uses {
+  std::vector<std::pair<std::string, std::string>> Out;
+  void add(const Value &V, const char *Type) {
+    if (V.IsImm || V.Name.empty())
+      return;
+    for (const auto &[N, T] : Out)
+      if (N == V.Name)
+        return;
+    Out.emplace_back(V.Name, Type);
+  }
+  void add(const std::optional<Value> &V, const char *Type) {
+    if (V)
+      add(*V, Type);
+  }
+  void add(const Address &A) { add(A.Base, ".b64"); }
+  void add(const std::optional<Address> &A) {
+    if (A)
+      add(*A);
+  }
+  void add(const TensorRef &T) {
+    add(T.Map, ".b64");
+    for (const Value &C : T.Coords)
+      add(C, ".b32");
+  }
+  void add16(const std::vector<Value> &Vs) {
+    for (const Value &V : Vs)
+      add(V, ".b16");
+  }
+
+  void operator()(const CpAsync &I) {
+    add(I.Dst);
+    add(I.Src);
+    add(I.SrcSize, ".b32");
+    add(I.IgnoreSrc, ".pred");
+    add(I.CachePolicy, ".b64");
+  }
+  void operator()(const CpAsyncBulk &I) {
+    add(I.Dst);
+    add(I.Src);
+    add(I.Size, ".b32");
+    add(I.Mbar);
+    add(I.CtaMask, ".b16");
+    add(I.CachePolicy, ".b64");
+    add(I.ByteMask, ".b16");
+  }
+  void operator()(const CpReduceAsyncBulk &I) {
+    add(I.Dst);
+    add(I.Src);
+    add(I.Size, ".b32");
+    add(I.Mbar);
+    add(I.CachePolicy, ".b64");
+  }
+  void operator()(const CpAsyncBulkPrefetch &I) {
+    add(I.Src);
+    add(I.Size, ".b32");
+    add(I.CachePolicy, ".b64");
+  }
+  void operator()(const CpAsyncBulkTensor &I) {
+    add(I.Shared);
+    add(I.Tensor);
+    add(I.Mbar);
+    add16(I.Im2colInfo);
+    add(I.CtaMask, ".b16");
+    add(I.CachePolicy, ".b64");
+  }
+  void operator()(const CpReduceAsyncBulkTensor &I) {
+    add(I.Tensor);
+    add(I.Src);
+    add(I.CachePolicy, ".b64");
+  }
+  void operator()(const CpAsyncBulkPrefetchTensor &I) {
+    add(I.Tensor);
+    add16(I.Im2colInfo);
+    add(I.CachePolicy, ".b64");
+  }
+  template <typename T> void operator()(const T &) {}
+};
+
+} // namespace
+
+std::string instructionName(const Inst &I) { return std::visit(Namer{}, I.Op); }
+
+std::string print(const Inst &I) {
+  Printer P;
+  std::visit(P, I.Op);
+  std::string S = P.done();
+  if (I.Guard)
+    S = "@" + val(*I.Guard) + " " + S;
+  return S;
+}
+
+std::vector<std::pair<std::string, std::string>> registerUses(const Inst &I) {
+  Uses U;
+  U.add(I.Guard, ".pred");
+  std::visit(U, I.Op);
+  return U.Out;
+}
+
+} // namespace build
+} // namespace ptxlint
