@@ -82,6 +82,11 @@ struct LintAndAssembleResult {
 LintAndAssembleResult lintAndAssemble(const SourceBuffer &Buffer,
                                       const LintOptions &Lint,
                                       const PtxasOptions &Ptxas);
+/// The same for a buffer already linted (the CLI's --ptxas): runs ptxas and
+/// compares; Lint is copied into the result.
+LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
+                                         const LintResult &Lint,
+                                         const PtxasOptions &Ptxas);
 
 } // namespace ptxlint
 #endif

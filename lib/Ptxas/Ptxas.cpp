@@ -322,8 +322,14 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
 LintAndAssembleResult lintAndAssemble(const SourceBuffer &Buffer,
                                       const LintOptions &LintOpts,
                                       const PtxasOptions &PtxasOpts) {
+  return assembleAndCompare(Buffer, lint(Buffer, LintOpts), PtxasOpts);
+}
+
+LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
+                                         const LintResult &Lint,
+                                         const PtxasOptions &PtxasOpts) {
   LintAndAssembleResult R;
-  R.Lint = lint(Buffer, LintOpts);
+  R.Lint = Lint;
   R.Ptxas = runPtxas(Buffer, PtxasOpts);
   if (!R.Ptxas.Ran)
     return R; // no verdict to compare with

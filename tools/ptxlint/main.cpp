@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxlint/Linter.h"
+#include "ptxlint/Ptxas.h"
 #include "ptxlint/Render.h"
 #include "ptxlint/Verify.h"
 
@@ -58,6 +59,12 @@ cl::opt<unsigned> MaxDiagsOpt(
     "max-diagnostics",
     cl::desc("Show at most N diagnostics per file (0: all; default 1000)"),
     cl::init(1000), cl::cat(Category));
+cl::opt<bool> PtxasOpt("ptxas",
+                       cl::desc("Then assemble with ptxas (see lib/Ptxas) and "
+                                "report where ptxas and ptxlint disagree"),
+                       cl::cat(Category));
+cl::opt<std::string> OutputOpt("o", cl::desc("With --ptxas: write the cubin here"),
+                               cl::value_desc("file.cubin"), cl::cat(Category));
 cl::opt<bool> StatsOpt("print-stats",
                        cl::desc("Print statement counts per file to stderr"),
                        cl::cat(Category));
@@ -167,6 +174,14 @@ int main(int argc, char **argv) {
         AnyError = true;
       }
       continue;
+    }
+    if (PtxasOpt) { // lint, then assemble; ptxas's messages and disagreements join
+      ptxlint::PtxasOptions PO;
+      PO.OutputFile = OutputOpt;
+      auto C = ptxlint::assembleAndCompare(Buffer, R, PO);
+      for (auto *L : {&C.Ptxas.Diagnostics, &C.Disagreements})
+        R.Diagnostics.insert(R.Diagnostics.end(), L->begin(), L->end());
+      AnyError |= !C.Ptxas.Accepted;
     }
     outs() << ptxlint::renderText(Buffer, R.Diagnostics, Style);
     if (R.Errors)

@@ -1,0 +1,75 @@
+// The C API: handles, accessors, errors reported without exceptions.
+#include "ptxlint/ptxlint.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+TEST_CASE("C API: lint a string, read diagnostics, render") {
+  const std::string Text = ".target sm_90a\n.address_size 64\n.entry k()\n{\n\tret\n}\n";
+  ptxlint_options *O = ptxlint_options_create();
+  REQUIRE(O);
+  ptxlint_result *R = ptxlint_lint_string("k.ptx", Text.data(), Text.size(), O);
+  REQUIRE(R);
+  // M001 (no .version) and S003 (missing ';').
+  REQUIRE(ptxlint_result_count(R) == 2);
+  CHECK(ptxlint_result_errors(R) == 1);
+  CHECK(ptxlint_result_warnings(R) == 1);
+  bool SawS003 = false;
+  for (size_t I = 0; I < ptxlint_result_count(R); ++I) {
+    if (std::string(ptxlint_diag_code(R, I)) != "S003")
+      continue;
+    SawS003 = true;
+    CHECK(ptxlint_diag_severity(R, I) == PTXLINT_ERROR);
+    CHECK(ptxlint_diag_line(R, I) == 5);
+    CHECK(ptxlint_diag_column(R, I) == 5);
+    REQUIRE(ptxlint_diag_fix_count(R, I) == 1);
+    CHECK(std::string(ptxlint_diag_fix_text(R, I, 0)) == ";");
+    CHECK(ptxlint_diag_fix_begin(R, I, 0) == ptxlint_diag_begin(R, I));
+  }
+  CHECK(SawS003);
+  std::string Rendered = ptxlint_result_render(R);
+  CHECK(Rendered.find("k.ptx:5:5: error:") != std::string::npos);
+  // Out of range: harmless defaults.
+  CHECK(ptxlint_diag_severity(R, 99) == -1);
+  CHECK(std::string(ptxlint_diag_code(R, 99)).empty());
+  ptxlint_result_destroy(R);
+
+  // Options: a --ptx-version for the module and a disabled rule.
+  CHECK(ptxlint_options_set_ptx_version(O, 8, 0, 0) == 0);
+  CHECK(ptxlint_options_set_severity(O, "S003", PTXLINT_IGNORED) == 0);
+  R = ptxlint_lint_string("k.ptx", Text.data(), Text.size(), O);
+  REQUIRE(R);
+  CHECK(ptxlint_result_count(R) == 0);
+  ptxlint_result_destroy(R);
+  ptxlint_options_destroy(O);
+}
+
+TEST_CASE("C API: failures return NULL/-1 and set the last error") {
+  CHECK(ptxlint_lint_file("/nonexistent/x.ptx", nullptr) == nullptr);
+  CHECK(std::string(ptxlint_last_error()).find("cannot open") != std::string::npos);
+  ptxlint_options *O = ptxlint_options_create();
+  CHECK(ptxlint_options_set_severity(O, "no-such-rule", PTXLINT_ERROR) == -1);
+  CHECK(std::string(ptxlint_last_error()).find("unknown rule") != std::string::npos);
+  CHECK(ptxlint_options_set_severity(O, "S003", 42) == -1);
+  CHECK(ptxlint_options_set_target(nullptr, "sm_90a", 0) == -1);
+  ptxlint_options_destroy(O);
+  CHECK(ptxlint_result_count(nullptr) == 0);
+  ptxlint_result_destroy(nullptr);
+  CHECK(std::string(ptxlint_version()) == "0.1.0");
+}
+
+TEST_CASE("C API: lowering") {
+  const std::string Text =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n.entry k()\n{\n"
+      "\t.reg .b64 %rd<4>;\n"
+      "\tcp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, "
+      "[%rd3];\n\tcp.async.wait_all;\n\tret;\n}\n";
+  ptxlint_result *R = ptxlint_lower_string("k.ptx", Text.data(), Text.size(), nullptr);
+  REQUIRE(R);
+  std::string Out = ptxlint_result_text(R);
+  CHECK(Out.find(".shared::cluster.global") != std::string::npos);
+  CHECK(Out.find("cp.async.commit_group;\n\tcp.async.wait_group 0;") != std::string::npos);
+  CHECK(ptxlint_result_errors(R) == 0);
+  ptxlint_result_destroy(R);
+}
