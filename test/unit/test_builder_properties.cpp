@@ -182,3 +182,28 @@ TEST_CASE("builder properties: ptxas agrees with the model on every target and v
   MESSAGE("ptxas: " << Modules << " modules, " << Accepted << " accepted and "
                     << Rejected << " refused (form, target, version) triples");
 }
+
+TEST_CASE("builder properties: the checker refuses every form the model refuses") {
+  // validate() reports the linter's own (non-L) errors first; the model's
+  // L002 only where the checker is silent. No form may rely on L002 alone.
+  size_t Refused = 0;
+  for (const std::string &T : knownTargets())
+    for (auto [Maj, Min] : versionsFor(T)) {
+      TargetVersion TV{T, Maj, Min};
+      for (const Inst &I : allForms()) {
+        bool Ok = true;
+        for (const Unsupported &U : checkTarget(I, TV))
+          Ok &= U.Advisory;
+        if (Ok || specStricter(I, TV))
+          continue;
+        Validation V = validate(I, TV);
+        bool Checker = false;
+        for (const Diagnostic &D : V.Diagnostics)
+          Checker |= D.Level >= Severity::Error && D.Code[0] != 'L';
+        CHECK_MESSAGE(Checker, T << " PTX " << Maj << "." << Min << ": " << V.Text);
+        CHECK_FALSE(V.Ok);
+        ++Refused;
+      }
+    }
+  MESSAGE("checker and model agree on " << Refused << " refusals");
+}
