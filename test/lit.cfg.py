@@ -31,3 +31,25 @@ if os.path.exists(ptxas):
     config.substitutions.append(("%ptxas", ptxas))
 else:
     lit_config.note("ptxas not found: ptxas cross-check tests are skipped")
+
+# Integration tests (test/lit/cli): a JSON-schema validator for SARIF, and the
+# tools of the pre-commit end-to-end test.
+import subprocess
+config.substitutions.append(("%src_root", config.ptxlint_src_root))
+config.substitutions.append(("%bindir", os.path.dirname(config.ptxlint_bin)))
+for _py in [config.python, "/usr/bin/python3"]:
+    if _py and os.path.exists(_py) and subprocess.call(
+            [_py, "-c", "import jsonschema"], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("jsonschema")
+        config.substitutions.append(("%jsonschema_python", _py))
+        break
+else:
+    lit_config.note("python3-jsonschema not found: the SARIF schema test is skipped")
+if shutil.which("pre-commit") and shutil.which("git"):
+    config.available_features.add("pre-commit")
+else:
+    lit_config.note("pre-commit or git not found: the pre-commit test is skipped")
+for _var in ["HOME", "PATH"]:
+    if _var in os.environ:
+        config.environment[_var] = os.environ[_var]

@@ -24,8 +24,14 @@ struct LintOptions {
   /// Used when the module has no .version (or to override it): {8, 6}.
   std::optional<std::pair<unsigned, unsigned>> PtxVersion;
   bool OverridePtxVersion = false;
-  /// Per-rule severity overrides (code -> severity); Ignored disables.
+  /// Per-rule severity overrides (code -> severity); Ignored disables. Later
+  /// entries win. lib/Config computes these from .ptxlint.yaml and the
+  /// command line (--select/--ignore/severity:).
   std::vector<std::pair<std::string, Severity>> SeverityOverrides;
+  /// Report warnings as errors (after the overrides).
+  bool WarningsAsErrors = false;
+  /// Honour "// ptxlint: disable..." comments and report unused ones (X001).
+  bool Suppressions = true;
   /// Tensor-map box sizes in bytes given by the user, for mbarrier accounting.
   std::optional<uint64_t> TensorBoxBytes;
   /// Stop storing diagnostics after this many (0: no limit).

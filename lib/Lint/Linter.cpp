@@ -8,6 +8,9 @@
 #include "Parse/StatementParser.h"
 #include "ptxlint/LintContext.h"
 #include "ptxlint/RuleRegistry.h"
+#include "Suppress/Suppressions.h"
+
+#include <unordered_map>
 
 namespace ptxlint {
 
@@ -53,14 +56,30 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   DiagnosticEngine Diags;
   if (Opts.MaxDiagnostics)
     Diags.setLimit(Opts.MaxDiagnostics);
-  if (!Opts.SeverityOverrides.empty()) {
-    Diags.setFilter([&Opts](const Diagnostic &D, Severity S) {
-      for (const auto &[Code, Sev] : Opts.SeverityOverrides)
-        if (Code == D.Code)
-          S = Sev;
+  // One filter decides every diagnostic's fate: configuration (severity
+  // overrides, disabled rules), then suppression comments, then -Werror.
+  std::unordered_map<std::string, Severity> Overrides;
+  for (const auto &[Code, Sev] : Opts.SeverityOverrides)
+    Overrides[Code] = Sev;
+  std::vector<Diagnostic> InvalidSuppressions;
+  std::optional<SuppressionSet> Supp;
+  if (Opts.Suppressions)
+    Supp.emplace(SuppressionSet::parse(Buffer, InvalidSuppressions));
+  if (!Overrides.empty() || Opts.WarningsAsErrors || (Supp && !Supp->empty())) {
+    Diags.setFilter([&](const Diagnostic &D, Severity S) {
+      if (auto It = Overrides.find(D.Code); It != Overrides.end())
+        S = It->second;
+      if (S == Severity::Ignored)
+        return S;
+      if (Supp && Supp->suppresses(D))
+        return Severity::Ignored;
+      if (Opts.WarningsAsErrors && S == Severity::Warning)
+        S = Severity::Error;
       return S;
     });
   }
+  for (Diagnostic &D : InvalidSuppressions)
+    Diags.report(std::move(D));
   LintResult R;
   Module M = parseModule(Buffer, Diags, &R.ParsedStatements);
   R.Statements = M.Statements.size();
@@ -68,6 +87,9 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   LintContext Ctx{Buffer, M, Symbols, Opts, settingsFor(M, Opts), Diags};
   for (auto &Pass : createAllPasses())
     Pass->run(Ctx);
+  if (Supp)
+    for (Diagnostic &D : Supp->unused())
+      Diags.report(std::move(D));
   R.Errors = Diags.errorCount();
   R.Warnings = Diags.warningCount();
   R.Diagnostics = Diags.take();

@@ -1,19 +1,19 @@
 //===- main.cpp - The ptxlint command ---------------------------------------===//
 //
-// ptxlint [options] FILE...   ('-' reads standard input)
-// Exit status: 0 no error, 1 at least one error diagnostic, 2 usage or I/O
-// error.
+// ptxlint [options] FILE|DIR...   ('-' reads standard input)
+// Exit status: 0 no error, 1 at least one error diagnostic (with --diff: a
+// change), 2 usage, I/O or configuration error.
+//
+// This file only maps options onto ptxlint::DriverOptions; the work is in
+// lib/Driver (files, parallelism, fixes), lib/Config (.ptxlint.yaml), lib/Output
+// (formats) and lib/Rules (registry, --explain).
 //
 //===----------------------------------------------------------------------===//
 
-#include "ptxlint/Linter.h"
-#include "ptxlint/Ptxas.h"
-#include "ptxlint/Render.h"
-#include "ptxlint/Verify.h"
+#include "ptxlint/Driver.h"
+#include "ptxlint/RuleDocs.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -40,6 +40,58 @@ cl::opt<bool> OverrideOpt(
     "override-directives",
     cl::desc("Let --target/--ptx-version override the module's directives"),
     cl::cat(Category));
+cl::list<std::string> SelectOpt(
+    "select", cl::CommaSeparated, cl::value_desc("RULE,..."),
+    cl::desc("Enable only these rules: codes, code prefixes, names, groups "
+             "or 'all' (replaces the configuration's select)"),
+    cl::cat(Category));
+cl::list<std::string> ExtendSelectOpt(
+    "extend-select", cl::CommaSeparated, cl::value_desc("RULE,..."),
+    cl::desc("Enable these rules in addition"), cl::cat(Category));
+cl::list<std::string> IgnoreOpt("ignore", cl::CommaSeparated,
+                                cl::value_desc("RULE,..."),
+                                cl::desc("Disable these rules"),
+                                cl::cat(Category));
+cl::opt<bool> WerrorOpt("warnings-as-errors",
+                        cl::desc("Report warnings as errors"),
+                        cl::cat(Category));
+cl::alias WerrorAlias("Werror", cl::desc("Alias for --warnings-as-errors"),
+                      cl::aliasopt(WerrorOpt), cl::NotHidden);
+cl::opt<std::string> ConfigOpt(
+    "config",
+    cl::desc("Use this configuration file for every input instead of the "
+             "nearest .ptxlint.yaml"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> NoConfigOpt("no-config",
+                          cl::desc("Ignore .ptxlint.yaml files"),
+                          cl::cat(Category));
+cl::opt<std::string> FormatOpt(
+    "format", cl::desc("Output format: text, json, sarif or github"),
+    cl::value_desc("text|json|sarif|github"), cl::init("text"),
+    cl::cat(Category));
+cl::opt<bool> FixOpt("fix",
+                     cl::desc("Apply certain fixes in place and report them"),
+                     cl::cat(Category));
+cl::opt<bool> DiffOpt("diff",
+                      cl::desc("Print the fixes as a unified diff; change "
+                               "nothing (exit 1 if there is a change)"),
+                      cl::cat(Category));
+cl::opt<unsigned> JobsOpt("jobs",
+                          cl::desc("Lint N files at once (default: all cores)"),
+                          cl::value_desc("N"), cl::init(0), cl::cat(Category));
+cl::alias JobsAlias("j", cl::desc("Alias for --jobs"), cl::aliasopt(JobsOpt),
+                    cl::NotHidden);
+cl::opt<bool> ListRulesOpt(
+    "list-rules",
+    cl::desc("List every rule (code, name, default, group, fix, summary); "
+             "--format=json for JSON"),
+    cl::cat(Category));
+cl::opt<std::string> ExplainOpt(
+    "explain", cl::desc("Explain a rule: what, why, a bad and a good example"),
+    cl::value_desc("CODE"), cl::cat(Category));
+cl::opt<bool> RulesDocOpt("generate-rules-doc",
+                          cl::desc("Print docs/rules.md (generated)"),
+                          cl::Hidden, cl::cat(Category));
 cl::opt<bool> VerifyOpt(
     "verify",
     cl::desc("Check diagnostics against expected-error/-warning comments in "
@@ -69,36 +121,22 @@ cl::opt<bool> StatsOpt("print-stats",
                        cl::desc("Print statement counts per file to stderr"),
                        cl::cat(Category));
 
-bool parseVersion(StringRef S, std::pair<unsigned, unsigned> &V) {
-  auto [Maj, Min] = S.split('.');
-  return !Maj.getAsInteger(10, V.first) && !Min.getAsInteger(10, V.second);
+int usage(const std::string &Msg) {
+  errs() << "ptxlint: error: " << Msg << "\n";
+  return 2;
 }
 
-/// Expands directories into the *.ptx files under them, sorted, so that
-/// output order never depends on the file system.
-bool expandInputs(std::vector<std::string> &Files) {
-  bool Ok = true;
-  for (const std::string &In : Inputs) {
-    if (In != "-" && sys::fs::is_directory(In)) {
-      std::vector<std::string> Found;
-      std::error_code EC;
-      for (sys::fs::recursive_directory_iterator It(In, EC), End;
-           It != End && !EC; It.increment(EC))
-        if (StringRef(It->path()).endswith(".ptx") &&
-            !sys::fs::is_directory(It->path()))
-          Found.push_back(It->path());
-      if (EC) {
-        errs() << "ptxlint: error: cannot read directory '" << In
-               << "': " << EC.message() << "\n";
-        Ok = false;
-      }
-      std::sort(Found.begin(), Found.end());
-      Files.insert(Files.end(), Found.begin(), Found.end());
-    } else {
-      Files.push_back(In);
+bool selectors(const cl::list<std::string> &L, std::vector<std::string> &Out,
+               const char *Opt, std::string &Err) {
+  for (const std::string &S : L) {
+    std::string Why;
+    if (!ptxlint::isValidSelector(S, &Why)) {
+      Err = std::string("--") + Opt + ": " + Why;
+      return false;
     }
+    Out.push_back(S);
   }
-  return Ok;
+  return true;
 }
 
 } // namespace
@@ -113,82 +151,92 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "ptxlint: a linter for PTX asynchronous copy instructions\n\n"
-          "  Exit status: 0 no error, 1 errors found, 2 usage or I/O error.\n",
+          "  Exit status: 0 no error, 1 errors found, 2 usage, I/O or "
+          "configuration error.\n",
           &ErrStream)) {
     errs() << ErrStream.str();
     return 2;
   }
-  if (Inputs.empty()) {
-    errs() << "ptxlint: error: no input files (try --help)\n";
-    return 2;
-  }
+  auto Format = ptxlint::parseOutputFormat(FormatOpt);
+  if (!Format)
+    return usage("unknown --format '" + FormatOpt +
+                 "' (expected text, json, sarif or github)");
 
-  ptxlint::LintOptions Opts;
-  Opts.MaxDiagnostics = MaxDiagsOpt;
+  if (RulesDocOpt) {
+    outs() << ptxlint::renderRulesMarkdown();
+    return 0;
+  }
+  if (ListRulesOpt) {
+    outs() << (*Format == ptxlint::OutputFormat::Json
+                   ? ptxlint::renderRuleTableJson()
+                   : ptxlint::renderRuleTable());
+    return 0;
+  }
+  if (!ExplainOpt.empty()) {
+    const ptxlint::RuleInfo *R = ptxlint::findRule(ExplainOpt);
+    if (!R)
+      return usage("unknown rule '" + ExplainOpt + "' (see --list-rules)");
+    outs() << ptxlint::renderRuleExplanation(*R);
+    return 0;
+  }
+  if (Inputs.empty())
+    return usage("no input files (try --help)");
+
+  ptxlint::DriverOptions D;
+  D.Inputs.assign(Inputs.begin(), Inputs.end());
+  D.Base.MaxDiagnostics = MaxDiagsOpt;
+  D.Base.OverrideTarget = OverrideOpt;
+  D.Base.OverridePtxVersion = OverrideOpt;
+  std::string Err;
+  if (!SelectOpt.empty()) {
+    D.Cli.Select.emplace();
+    if (!selectors(SelectOpt, *D.Cli.Select, "select", Err))
+      return usage(Err);
+  }
+  if (!selectors(ExtendSelectOpt, D.Cli.ExtendSelect, "extend-select", Err) ||
+      !selectors(IgnoreOpt, D.Cli.Ignore, "ignore", Err))
+    return usage(Err);
+  if (WerrorOpt)
+    D.Cli.WarningsAsErrors = true;
   if (!TargetOpt.empty()) {
-    Opts.Target = TargetOpt;
-    Opts.OverrideTarget = OverrideOpt;
+    if (!ptxlint::isValidTargetName(TargetOpt))
+      return usage("invalid --target '" + TargetOpt +
+                   "' (expected sm_XX, sm_XXa or sm_XXXf such as sm_90a)");
+    D.Cli.Target = TargetOpt;
   }
   if (!PtxVersionOpt.empty()) {
-    std::pair<unsigned, unsigned> V;
-    if (!parseVersion(PtxVersionOpt, V)) {
-      errs() << "ptxlint: error: invalid --ptx-version '" << PtxVersionOpt
-             << "' (expected MAJOR.MINOR such as 8.6)\n";
-      return 2;
-    }
-    Opts.PtxVersion = V;
-    Opts.OverridePtxVersion = OverrideOpt;
+    auto V = ptxlint::parsePtxVersion(PtxVersionOpt);
+    if (!V)
+      return usage("invalid --ptx-version '" + PtxVersionOpt +
+                   "' (expected MAJOR.MINOR such as 8.6)");
+    D.Cli.PtxVersion = *V;
   }
-
-  ptxlint::TextStyle Style;
+  D.ConfigPath = ConfigOpt;
+  D.NoConfig = NoConfigOpt;
+  if (!D.ConfigPath.empty() && D.NoConfig)
+    return usage("--config and --no-config exclude each other");
+  D.Format = *Format;
+  D.Fix = FixOpt;
+  D.Diff = DiffOpt;
+  D.Verify = VerifyOpt;
+  D.Stats = StatsOpt;
+  D.Jobs = JobsOpt;
+  D.Ptxas = PtxasOpt;
+  D.PtxasOutput = OutputOpt;
   const char *NoColor = std::getenv("NO_COLOR");
-  Style.Color = ColorOpt == ColorMode::Always ||
-                (ColorOpt == ColorMode::Auto &&
-                 !(NoColor && *NoColor) && sys::Process::StandardOutIsDisplayed());
-  Style.ShowSource = !NoSourceOpt;
+  D.Style.Color = *Format == ptxlint::OutputFormat::Text &&
+                  (ColorOpt == ColorMode::Always ||
+                   (ColorOpt == ColorMode::Auto && !(NoColor && *NoColor) &&
+                    sys::Process::StandardOutIsDisplayed()));
+  D.Style.ShowSource = !NoSourceOpt;
 
-  std::vector<std::string> Files;
-  bool IoError = !expandInputs(Files);
-  bool AnyError = false;
-  for (const std::string &File : Files) {
-    auto BufOrErr = MemoryBuffer::getFileOrSTDIN(File, /*IsText=*/false,
-                                                 /*RequiresNullTerminator=*/false);
-    if (!BufOrErr) {
-      errs() << "ptxlint: error: cannot open '" << File
-             << "': " << BufOrErr.getError().message() << "\n";
-      IoError = true;
-      continue;
-    }
-    ptxlint::SourceBuffer Buffer(File == "-" ? "<stdin>" : File,
-                                 (*BufOrErr)->getBuffer().str());
-    BufOrErr->reset();
-    ptxlint::LintResult R = ptxlint::lint(Buffer, Opts);
-    if (StatsOpt)
-      errs() << Buffer.name() << ": " << R.Statements << " statements, "
-             << R.ParsedStatements << " parsed, " << R.Errors << " errors, "
-             << R.Warnings << " warnings\n";
-    if (VerifyOpt) {
-      ptxlint::VerifyResult V = ptxlint::verifyDiagnostics(Buffer, R.Diagnostics);
-      if (!V.Ok) {
-        outs() << Buffer.name() << ": -verify failed\n" << V.Report;
-        AnyError = true;
-      }
-      continue;
-    }
-    if (PtxasOpt) { // lint, then assemble; ptxas's messages and disagreements join
-      ptxlint::PtxasOptions PO;
-      PO.OutputFile = OutputOpt;
-      auto C = ptxlint::assembleAndCompare(Buffer, R, PO);
-      for (auto *L : {&C.Ptxas.Diagnostics, &C.Disagreements})
-        R.Diagnostics.insert(R.Diagnostics.end(), L->begin(), L->end());
-      AnyError |= !C.Ptxas.Accepted;
-    }
-    outs() << ptxlint::renderText(Buffer, R.Diagnostics, Style);
-    if (R.Errors)
-      AnyError = true;
-  }
+  int RC = ptxlint::runDriver(D, [](std::string_view Text, bool ToStderr) {
+    if (Text.empty())
+      return;
+    raw_ostream &OS = ToStderr ? errs() : outs();
+    OS << Text;
+    OS.flush();
+  });
   outs().flush();
-  if (IoError)
-    return 2;
-  return AnyError ? 1 : 0;
+  return RC;
 }

@@ -1,0 +1,69 @@
+//===- Driver.h - The ptxlint command as a library --------------*- C++ -*-===//
+//
+// runDriver() is everything the ptxlint command does after parsing its
+// arguments: expand directories, find each file's .ptxlint.yaml, lint files
+// in parallel, apply fixes, and print results in input order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_DRIVER_H
+#define PTXLINT_DRIVER_H
+
+#include "ptxlint/Config.h"
+#include "ptxlint/Linter.h"
+#include "ptxlint/Output.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptxlint {
+
+struct DriverOptions {
+  std::vector<std::string> Inputs;   ///< files, folders, "-"
+  LintOptions Base;                  ///< non-rule options (limits, override)
+  ConfigLayer Cli;                   ///< --select/--ignore/--target/...
+  std::string ConfigPath;            ///< --config (empty: discover)
+  bool NoConfig = false;             ///< --no-config
+  OutputFormat Format = OutputFormat::Text;
+  TextStyle Style;
+  bool Fix = false;                  ///< --fix: rewrite files
+  bool Diff = false;                 ///< --diff: print the fixes as a diff
+  bool Verify = false;               ///< -verify
+  bool Stats = false;                ///< --print-stats
+  unsigned Jobs = 0;                 ///< 0: all cores
+  bool Ptxas = false;                ///< --ptxas: also assemble, compare
+  std::string PtxasOutput;           ///< --ptxas -o: the cubin
+};
+
+/// Exit status: 0 no error, 1 error diagnostics (or, with --diff, changes),
+/// 2 usage, I/O or configuration error.
+/// Write receives output as it is produced (ToStderr: progress and errors).
+using DriverWriter = std::function<void(std::string_view Text, bool ToStderr)>;
+int runDriver(const DriverOptions &Opts, const DriverWriter &Write);
+
+/// One applied fix-it, for the report.
+struct AppliedFix {
+  std::string Code;
+  std::string Message;
+  unsigned Line = 0, Column = 0; ///< in the text the fix was applied to
+};
+
+/// Applies the fix-its of Diags (rules whose registry entry has a fix) that do
+/// not overlap an earlier one; returns the new text.
+std::string applyFixes(const SourceBuffer &Buffer,
+                       const std::vector<Diagnostic> &Diags,
+                       std::vector<AppliedFix> &Applied);
+
+/// Lints, applies fixes and lints again until nothing changes (at most
+/// MaxRounds). Returns the final text; Final holds its diagnostics.
+std::string fixToFixpoint(const std::string &Name, std::string Text,
+                          const LintOptions &Opts, LintResult &Final,
+                          std::vector<AppliedFix> &Applied,
+                          unsigned MaxRounds = 8);
+
+/// Replaces Path's contents atomically (temporary file in the same folder,
+/// then rename), keeping its permissions. Returns an error message or "".
+std::string writeFileAtomically(const std::string &Path, std::string_view Text);
+
+} // namespace ptxlint
+#endif

@@ -1,0 +1,530 @@
+//===- Config.cpp - .ptxlint.yaml (LLVM YAML I/O) and rule selection ------===//
+
+#include "ptxlint/Config.h"
+
+#include "llvm/ADT/Optional.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLTraits.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace ptxlint {
+
+// --- Selectors, severities, versions ----------------------------------------
+
+bool selectorMatches(std::string_view Sel, const RuleInfo &R) {
+  if (Sel == "all" || Sel == "ALL")
+    return true;
+  if (Sel == R.Code || Sel == R.Name || Sel == R.Group)
+    return true;
+  // A code prefix: "Q", "Q1".
+  return !Sel.empty() && std::isupper(static_cast<unsigned char>(Sel[0])) &&
+         R.Code.substr(0, Sel.size()) == Sel;
+}
+
+bool isValidSelector(std::string_view Sel, std::string *Error) {
+  if (Sel == "all" || Sel == "ALL")
+    return true;
+  for (const RuleInfo &R : allRules())
+    if (selectorMatches(Sel, R))
+      return true;
+  if (Error)
+    *Error = "unknown rule, code prefix or group '" + std::string(Sel) +
+             "' (see ptxlint --list-rules)";
+  return false;
+}
+
+std::optional<Severity> parseSeverityName(std::string_view S) {
+  if (S == "error")
+    return Severity::Error;
+  if (S == "warning")
+    return Severity::Warning;
+  if (S == "note" || S == "info")
+    return Severity::Note;
+  if (S == "off" || S == "ignore" || S == "none")
+    return Severity::Ignored;
+  return std::nullopt;
+}
+
+std::optional<std::pair<unsigned, unsigned>> parsePtxVersion(std::string_view S) {
+  llvm::StringRef Maj, Min;
+  std::tie(Maj, Min) = llvm::StringRef(S.data(), S.size()).split('.');
+  std::pair<unsigned, unsigned> V;
+  if (Maj.empty() || Min.empty() || Maj.getAsInteger(10, V.first) ||
+      Min.getAsInteger(10, V.second) || V.first > 99 || V.second > 99)
+    return std::nullopt;
+  return V;
+}
+
+bool isValidTargetName(std::string_view S) {
+  llvm::StringRef R(S.data(), S.size());
+  if (!R.consume_front("sm_") && !R.consume_front("compute_"))
+    return false;
+  size_t Digits = 0;
+  while (Digits < R.size() && std::isdigit(static_cast<unsigned char>(R[Digits])))
+    ++Digits;
+  if (Digits < 2 || Digits > 3)
+    return false;
+  R = R.drop_front(Digits);
+  return R.empty() || R == "a" || R == "f";
+}
+
+} // namespace ptxlint
+
+// --- YAML mapping -------------------------------------------------------------
+
+namespace {
+using namespace ptxlint;
+
+// The last error of a scalar conversion; YAML I/O copies it at once.
+thread_local std::string ScalarError;
+
+struct SelectorValue {
+  std::string Text;
+};
+struct SeverityValue {
+  std::string Selector; ///< the mapping key
+  Severity Level = Severity::Warning;
+};
+struct SeverityMap {
+  std::vector<SeverityValue> Items;
+};
+struct VersionValue {
+  std::pair<unsigned, unsigned> V;
+};
+struct TargetValue {
+  std::string Name;
+};
+struct GlobValue {
+  std::string Text;
+};
+
+struct YamlLayer {
+  llvm::Optional<std::vector<SelectorValue>> Select;
+  std::vector<SelectorValue> ExtendSelect, Ignore;
+  SeverityMap Severities;
+  llvm::Optional<TargetValue> Target;
+  llvm::Optional<VersionValue> PtxVersion;
+  llvm::Optional<bool> WarningsAsErrors;
+};
+struct YamlOverride {
+  std::vector<GlobValue> Files;
+  YamlLayer Layer;
+};
+struct YamlConfig {
+  YamlLayer Layer;
+  std::vector<YamlOverride> Overrides;
+};
+
+} // namespace
+
+LLVM_YAML_IS_SEQUENCE_VECTOR(SelectorValue)
+LLVM_YAML_IS_SEQUENCE_VECTOR(GlobValue)
+LLVM_YAML_IS_SEQUENCE_VECTOR(YamlOverride)
+
+namespace llvm {
+namespace yaml {
+
+template <> struct ScalarTraits<SelectorValue> {
+  static void output(const SelectorValue &V, void *, raw_ostream &OS) {
+    OS << V.Text;
+  }
+  static StringRef input(StringRef S, void *, SelectorValue &V) {
+    V.Text = S.str();
+    if (!isValidSelector(V.Text, &ScalarError))
+      return ScalarError;
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
+template <> struct ScalarTraits<SeverityValue> {
+  static void output(const SeverityValue &V, void *, raw_ostream &OS) {
+    OS << defaultSeverityName(V.Level);
+  }
+  static StringRef input(StringRef S, void *, SeverityValue &V) {
+    if (!isValidSelector(V.Selector, &ScalarError))
+      return ScalarError;
+    auto Sev = parseSeverityName(std::string_view(S.data(), S.size()));
+    if (!Sev) {
+      ScalarError = "unknown severity '" + S.str() +
+                    "' (expected error, warning, note or off)";
+      return ScalarError;
+    }
+    V.Level = *Sev;
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+  static const char *defaultSeverityName(Severity S) {
+    return S == Severity::Ignored ? "off" : severityName(S);
+  }
+};
+
+template <> struct CustomMappingTraits<SeverityMap> {
+  static void inputOne(IO &IO, StringRef Key, SeverityMap &M) {
+    SeverityValue V;
+    V.Selector = Key.str();
+    IO.mapRequired(Key.str().c_str(), V);
+    M.Items.push_back(V);
+  }
+  static void output(IO &IO, SeverityMap &M) {
+    for (SeverityValue &V : M.Items)
+      IO.mapRequired(V.Selector.c_str(), V);
+  }
+};
+
+template <> struct ScalarTraits<VersionValue> {
+  static void output(const VersionValue &V, void *, raw_ostream &OS) {
+    OS << V.V.first << '.' << V.V.second;
+  }
+  static StringRef input(StringRef S, void *, VersionValue &V) {
+    auto P = parsePtxVersion(std::string_view(S.data(), S.size()));
+    if (!P) {
+      ScalarError = "invalid PTX version '" + S.str() +
+                    "' (expected MAJOR.MINOR such as 8.6)";
+      return ScalarError;
+    }
+    V.V = *P;
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::Double; }
+};
+
+template <> struct ScalarTraits<TargetValue> {
+  static void output(const TargetValue &V, void *, raw_ostream &OS) {
+    OS << V.Name;
+  }
+  static StringRef input(StringRef S, void *, TargetValue &V) {
+    V.Name = S.str();
+    if (!isValidTargetName(V.Name)) {
+      ScalarError = "invalid target '" + S.str() +
+                    "' (expected sm_XX, sm_XXa or sm_XXXf such as sm_90a)";
+      return ScalarError;
+    }
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
+template <> struct ScalarTraits<GlobValue> {
+  static void output(const GlobValue &V, void *, raw_ostream &OS) {
+    OS << V.Text;
+  }
+  static StringRef input(StringRef S, void *, GlobValue &V) {
+    V.Text = S.str();
+    if (auto G = GlobPattern::create(S); !G) {
+      ScalarError = "invalid glob '" + S.str() +
+                    "': " + toString(G.takeError());
+      return ScalarError;
+    }
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::Single; }
+};
+
+static void mapLayer(IO &IO, YamlLayer &L) {
+  IO.mapOptional("select", L.Select);
+  IO.mapOptional("extend-select", L.ExtendSelect);
+  IO.mapOptional("ignore", L.Ignore);
+  IO.mapOptional("severity", L.Severities);
+  IO.mapOptional("target", L.Target);
+  IO.mapOptional("ptx-version", L.PtxVersion);
+  IO.mapOptional("warnings-as-errors", L.WarningsAsErrors);
+}
+
+template <> struct MappingTraits<YamlOverride> {
+  static void mapping(IO &IO, YamlOverride &O) {
+    IO.mapRequired("files", O.Files);
+    mapLayer(IO, O.Layer);
+  }
+};
+
+template <> struct MappingTraits<YamlConfig> {
+  static void mapping(IO &IO, YamlConfig &C) {
+    mapLayer(IO, C.Layer);
+    IO.mapOptional("overrides", C.Overrides);
+  }
+};
+
+} // namespace yaml
+} // namespace llvm
+
+namespace ptxlint {
+namespace {
+
+ConfigLayer convert(const YamlLayer &Y) {
+  ConfigLayer L;
+  auto Strings = [](const std::vector<SelectorValue> &V) {
+    std::vector<std::string> Out;
+    for (const SelectorValue &S : V)
+      Out.push_back(S.Text);
+    return Out;
+  };
+  if (Y.Select)
+    L.Select = Strings(*Y.Select);
+  L.ExtendSelect = Strings(Y.ExtendSelect);
+  L.Ignore = Strings(Y.Ignore);
+  for (const SeverityValue &S : Y.Severities.Items)
+    L.Severities.emplace_back(S.Selector, S.Level);
+  if (Y.Target)
+    L.Target = Y.Target->Name;
+  if (Y.PtxVersion)
+    L.PtxVersion = Y.PtxVersion->V;
+  if (Y.WarningsAsErrors)
+    L.WarningsAsErrors = *Y.WarningsAsErrors;
+  return L;
+}
+
+struct DiagSink {
+  const SourceBuffer *Buffer;
+  std::vector<Diagnostic> *Diags;
+};
+
+void onYamlDiag(const llvm::SMDiagnostic &SMD, void *Ctx) {
+  auto *S = static_cast<DiagSink *>(Ctx);
+  std::string_view Text = S->Buffer->text();
+  const char *P = SMD.getLoc().getPointer();
+  uint32_t Off = 0;
+  if (P && P >= Text.data() && P <= Text.data() + Text.size())
+    Off = uint32_t(P - Text.data());
+  uint32_t End = Off;
+  // Underline the token: up to the next blank, ',', ']', '}' or line end.
+  while (End < Text.size() && !std::strchr(" \t\r\n,]}#", Text[End]))
+    ++End;
+  Diagnostic D;
+  D.Level = ruleInfo(rules::InvalidConfig).DefaultSeverity;
+  D.Code = std::string(ruleInfo(rules::InvalidConfig).Code);
+  D.Range = {Off, End};
+  D.Message = SMD.getMessage().str();
+  S->Diags->push_back(std::move(D));
+}
+
+std::string absolutePosix(std::string_view Path) {
+  llvm::SmallString<256> P(llvm::StringRef(Path.data(), Path.size()));
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  llvm::sys::path::native(P, llvm::sys::path::Style::posix);
+  return std::string(P.str());
+}
+
+} // namespace
+
+bool parseConfig(const SourceBuffer &Buffer, ConfigFile &Out,
+                 std::vector<Diagnostic> &Diags) {
+  size_t Before = Diags.size();
+  DiagSink Sink{&Buffer, &Diags};
+  llvm::StringRef Text(Buffer.text().data(), Buffer.text().size());
+  YamlConfig Y;
+  // An empty file (or one with comments only) is an empty configuration.
+  if (Text.trim().empty() ||
+      llvm::all_of(llvm::split(Text, '\n'), [](llvm::StringRef L) {
+        L = L.trim();
+        return L.empty() || L.startswith("#");
+      })) {
+    Out.Path = Buffer.name();
+    Out.Directory = std::string(llvm::sys::path::parent_path(absolutePosix(Buffer.name())));
+    return true;
+  }
+  llvm::yaml::Input In(Text, nullptr, onYamlDiag, &Sink);
+  In >> Y;
+  if (In.error() || Diags.size() > Before) {
+    if (Diags.size() == Before) { // an error YAML I/O did not describe
+      Diagnostic D;
+      D.Level = Severity::Error;
+      D.Code = std::string(ruleInfo(rules::InvalidConfig).Code);
+      D.Message = "invalid configuration file";
+      Diags.push_back(std::move(D));
+    }
+    return false;
+  }
+  Out.Path = Buffer.name();
+  Out.Directory =
+      std::string(llvm::sys::path::parent_path(absolutePosix(Buffer.name())));
+  Out.Base = convert(Y.Layer);
+  for (const YamlOverride &O : Y.Overrides) {
+    PathOverride P;
+    for (const GlobValue &G : O.Files)
+      P.Files.push_back(G.Text);
+    P.Layer = convert(O.Layer);
+    Out.Overrides.push_back(std::move(P));
+  }
+  return true;
+}
+
+bool overrideMatches(const PathOverride &O, std::string_view Dir,
+                     std::string_view FilePath) {
+  std::string Abs = absolutePosix(FilePath);
+  std::string Rel = Abs;
+  std::string Prefix = std::string(Dir);
+  if (!Prefix.empty() && Prefix.back() != '/')
+    Prefix += '/';
+  if (llvm::StringRef(Abs).startswith(Prefix))
+    Rel = Abs.substr(Prefix.size());
+  llvm::StringRef Name = llvm::sys::path::filename(Rel, llvm::sys::path::Style::posix);
+  for (const std::string &G : O.Files) {
+    auto Pat = llvm::GlobPattern::create(G);
+    if (!Pat) {
+      llvm::consumeError(Pat.takeError());
+      continue;
+    }
+    bool HasSlash = G.find('/') != std::string::npos;
+    if (Pat->match(HasSlash ? llvm::StringRef(Rel) : Name))
+      return true;
+  }
+  return false;
+}
+
+namespace {
+struct RuleState {
+  bool Enabled;
+  Severity Level;
+};
+
+void applyLayer(const ConfigLayer &L, std::vector<RuleState> &State,
+                LintOptions &Opts) {
+  const std::vector<RuleInfo> &Rules = allRules();
+  auto AnyMatch = [](const std::vector<std::string> &Sels, const RuleInfo &R) {
+    for (const std::string &S : Sels)
+      if (selectorMatches(S, R))
+        return true;
+    return false;
+  };
+  for (size_t K = 0; K < Rules.size(); ++K) {
+    if (L.Select)
+      State[K].Enabled = AnyMatch(*L.Select, Rules[K]);
+    if (AnyMatch(L.ExtendSelect, Rules[K]))
+      State[K].Enabled = true;
+    if (AnyMatch(L.Ignore, Rules[K]))
+      State[K].Enabled = false;
+    for (const auto &[Sel, Sev] : L.Severities)
+      if (selectorMatches(Sel, Rules[K])) {
+        if (Sev == Severity::Ignored)
+          State[K].Enabled = false;
+        else
+          State[K].Level = Sev;
+      }
+  }
+  if (L.Target)
+    Opts.Target = *L.Target;
+  if (L.PtxVersion)
+    Opts.PtxVersion = *L.PtxVersion;
+  if (L.WarningsAsErrors)
+    Opts.WarningsAsErrors = *L.WarningsAsErrors;
+}
+} // namespace
+
+LintOptions resolveOptions(const ConfigFile *Cfg, std::string_view FilePath,
+                           const ConfigLayer &Cli, LintOptions Opts) {
+  const std::vector<RuleInfo> &Rules = allRules();
+  std::vector<RuleState> State;
+  State.reserve(Rules.size());
+  for (const RuleInfo &R : Rules)
+    State.push_back({R.DefaultSeverity != Severity::Ignored,
+                     R.DefaultSeverity == Severity::Ignored ? Severity::Warning
+                                                            : R.DefaultSeverity});
+  if (Cfg) {
+    applyLayer(Cfg->Base, State, Opts);
+    for (const PathOverride &O : Cfg->Overrides)
+      if (overrideMatches(O, Cfg->Directory, FilePath))
+        applyLayer(O.Layer, State, Opts);
+  }
+  applyLayer(Cli, State, Opts);
+  for (size_t K = 0; K < Rules.size(); ++K) {
+    Severity Eff = State[K].Enabled ? State[K].Level : Severity::Ignored;
+    if (Eff != Rules[K].DefaultSeverity)
+      Opts.SeverityOverrides.emplace_back(std::string(Rules[K].Code), Eff);
+  }
+  return Opts;
+}
+
+// --- Discovery ----------------------------------------------------------------
+
+ConfigFinder::Result ConfigFinder::load(const std::string &Path,
+                                        std::vector<BadFile> &NewBadFiles,
+                                        std::string *IoError) {
+  if (auto It = ByPath.find(Path); It != ByPath.end())
+    return It->second;
+  Result R;
+  R.Path = Path;
+  auto BufOrErr = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+  if (!BufOrErr) {
+    std::string Msg =
+        "cannot read '" + Path + "': " + BufOrErr.getError().message();
+    if (IoError) {
+      *IoError = Msg;
+    } else {
+      Diagnostic D;
+      D.Code = std::string(ruleInfo(rules::InvalidConfig).Code);
+      D.Message = Msg;
+      NewBadFiles.push_back({std::make_unique<SourceBuffer>(Path, ""), {D}});
+    }
+    R.Failed = true;
+    return ByPath[Path] = R;
+  }
+  auto Buf = std::make_unique<SourceBuffer>(Path, (*BufOrErr)->getBuffer().str());
+  auto Cfg = std::make_unique<ConfigFile>();
+  std::vector<Diagnostic> Diags;
+  if (parseConfig(*Buf, *Cfg, Diags)) {
+    R.Config = Cfg.get();
+    Owned.push_back(std::move(Cfg));
+  } else {
+    R.Failed = true;
+    NewBadFiles.push_back({std::move(Buf), std::move(Diags)});
+  }
+  return ByPath[Path] = R;
+}
+
+bool ConfigFinder::setExplicit(const std::string &Path,
+                               std::vector<BadFile> &NewBadFiles,
+                               std::string &IoError) {
+  Explicit = load(Path, NewBadFiles, &IoError);
+  return IoError.empty();
+}
+
+ConfigFinder::Result ConfigFinder::find(std::string_view FilePath,
+                                        std::vector<BadFile> &NewBadFiles) {
+  if (Explicit)
+    return *Explicit;
+  std::string Dir =
+      FilePath == "-" ? absolutePosix(".")
+                      : std::string(llvm::sys::path::parent_path(
+                            absolutePosix(FilePath), llvm::sys::path::Style::posix));
+  std::vector<std::string> Visited;
+  Result R;
+  while (true) {
+    if (auto It = ByDir.find(Dir); It != ByDir.end()) {
+      R = It->second;
+      break;
+    }
+    Visited.push_back(Dir);
+    std::string Candidate = Dir == "/" ? std::string("/") + FileName
+                                       : Dir + "/" + FileName;
+    if (llvm::sys::fs::exists(Candidate) &&
+        !llvm::sys::fs::is_directory(Candidate)) {
+      // Show the file relative to the current folder when it is below it.
+      std::string Cwd = absolutePosix(".");
+      if (!Cwd.empty() && Cwd.back() != '/')
+        Cwd += '/';
+      if (llvm::StringRef(Candidate).startswith(Cwd))
+        Candidate = Candidate.substr(Cwd.size());
+      R = load(Candidate, NewBadFiles, nullptr);
+      break;
+    }
+    llvm::StringRef Parent =
+        llvm::sys::path::parent_path(Dir, llvm::sys::path::Style::posix);
+    if (Parent.empty() || Parent == Dir)
+      break;
+    Dir = Parent.str();
+  }
+  for (const std::string &V : Visited)
+    ByDir[V] = R;
+  return R;
+}
+
+} // namespace ptxlint

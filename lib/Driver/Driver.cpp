@@ -1,0 +1,316 @@
+//===- Driver.cpp - Many files, in parallel, in a deterministic order -----===//
+
+#include "ptxlint/Driver.h"
+#include "ptxlint/Ptxas.h"
+#include "ptxlint/Verify.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace ptxlint {
+namespace {
+
+/// Expands folders into the *.ptx files under them (hidden folders such as
+/// .git are skipped), sorted, so that output order never depends on the file
+/// system.
+bool expandInputs(const std::vector<std::string> &Inputs,
+                  std::vector<std::string> &Files, std::string &Errors) {
+  bool Ok = true;
+  for (const std::string &In : Inputs) {
+    if (In == "-" || !llvm::sys::fs::is_directory(In)) {
+      Files.push_back(In);
+      continue;
+    }
+    std::vector<std::string> Found;
+    std::error_code EC;
+    for (llvm::sys::fs::recursive_directory_iterator It(In, EC), End;
+         It != End && !EC; It.increment(EC)) {
+      llvm::StringRef P = It->path();
+      llvm::StringRef Name = llvm::sys::path::filename(P);
+      bool IsDir = llvm::sys::fs::is_directory(P);
+      if (IsDir) {
+        if (Name.startswith(".") && Name != "." && Name != "..")
+          It.no_push();
+        continue;
+      }
+      if (Name.endswith(".ptx")) {
+        if (P.startswith("./"))
+          P = P.drop_front(2);
+        Found.push_back(P.str());
+      }
+    }
+    if (EC) {
+      Errors += "ptxlint: error: cannot read directory '" + In +
+                "': " + EC.message() + "\n";
+      Ok = false;
+    }
+    std::sort(Found.begin(), Found.end());
+    Files.insert(Files.end(), Found.begin(), Found.end());
+  }
+  return Ok;
+}
+
+struct Task {
+  std::string Path;
+  LintOptions Opts;
+  bool Skip = false; ///< its configuration is bad
+  std::vector<ConfigFinder::BadFile> BadConfigs; ///< to print before it
+};
+
+struct Outcome {
+  std::unique_ptr<SourceBuffer> Buffer;
+  std::vector<Diagnostic> Diags;
+  std::string IoError;
+  std::string Stats;
+  std::string VerifyReport;
+  bool VerifyFailed = false;
+  std::vector<AppliedFix> Fixed;
+  std::string Diff;
+  std::string FixedText; ///< --fix on standard input: printed, not written
+  bool Changed = false;
+  bool PtxasRejected = false;
+};
+
+Outcome process(const Task &T, const DriverOptions &O) {
+  Outcome R;
+  auto BufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(
+      T.Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!BufOrErr) {
+    R.IoError = "ptxlint: error: cannot open '" + T.Path +
+                "': " + BufOrErr.getError().message() + "\n";
+    return R;
+  }
+  std::string Name = T.Path == "-" ? "<stdin>" : T.Path;
+  std::string Text = (*BufOrErr)->getBuffer().str();
+  BufOrErr->reset();
+  LintResult LR;
+  if (O.Fix || O.Diff) {
+    std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed);
+    R.Changed = New != Text;
+    if (R.Changed) {
+      if (O.Diff)
+        R.Diff = unifiedDiff(Name, Text, New);
+      else if (T.Path == "-")
+        R.FixedText = New;
+      else if (std::string Err = writeFileAtomically(T.Path, New); !Err.empty())
+        R.IoError = "ptxlint: error: " + Err + "\n";
+    }
+    // Report against what is on disk now (the original text for --diff or a
+    // failed write).
+    if (O.Diff || !R.IoError.empty()) {
+      R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(Text));
+      LR = lint(*R.Buffer, T.Opts);
+    } else {
+      R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(New));
+    }
+  } else {
+    R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(Text));
+    LR = lint(*R.Buffer, T.Opts);
+  }
+  if (O.Stats)
+    R.Stats = Name + ": " + std::to_string(LR.Statements) + " statements, " +
+              std::to_string(LR.ParsedStatements) + " parsed, " +
+              std::to_string(LR.Errors) + " errors, " +
+              std::to_string(LR.Warnings) + " warnings\n";
+  if (O.Ptxas && !O.Verify) {
+    // Lint, then assemble; ptxas's messages and the disagreements join.
+    PtxasOptions PO;
+    PO.OutputFile = O.PtxasOutput;
+    LintAndAssembleResult C = assembleAndCompare(*R.Buffer, LR, PO);
+    for (auto *L : {&C.Ptxas.Diagnostics, &C.Disagreements})
+      LR.Diagnostics.insert(LR.Diagnostics.end(), L->begin(), L->end());
+    R.PtxasRejected = !C.Ptxas.Accepted;
+  }
+  R.Diags = std::move(LR.Diagnostics);
+  std::stable_sort(R.Diags.begin(), R.Diags.end(),
+                   [](const Diagnostic &A, const Diagnostic &B) {
+                     return A.Range.Begin < B.Range.Begin;
+                   });
+  if (O.Verify) {
+    VerifyResult V = verifyDiagnostics(*R.Buffer, R.Diags);
+    R.VerifyFailed = !V.Ok;
+    R.VerifyReport = V.Report;
+  }
+  return R;
+}
+
+void count(const std::vector<Diagnostic> &Diags, RunSummary &S) {
+  for (const Diagnostic &D : Diags) {
+    if (D.Level >= Severity::Error)
+      ++S.Errors;
+    else if (D.Level == Severity::Warning)
+      ++S.Warnings;
+    else
+      ++S.Notes;
+  }
+}
+
+} // namespace
+
+int runDriver(const DriverOptions &O, const DriverWriter &Write) {
+  bool IoError = false, ConfigError = false, AnyError = false, AnyDiff = false;
+  std::string Errors;
+
+  // Configuration of each file, decided up front (cheap, cached per folder).
+  ConfigFinder Finder;
+  std::vector<ConfigFinder::BadFile> Bad;
+  if (!O.ConfigPath.empty()) {
+    std::string IoErr;
+    if (!Finder.setExplicit(O.ConfigPath, Bad, IoErr)) {
+      Write("ptxlint: error: " + IoErr + "\n", true);
+      return 2;
+    }
+  }
+  std::vector<std::string> Files;
+  if (!expandInputs(O.Inputs, Files, Errors))
+    IoError = true;
+  if (!Errors.empty())
+    Write(Errors, true);
+
+  std::vector<Task> Tasks(Files.size());
+  for (size_t K = 0; K < Files.size(); ++K) {
+    Task &T = Tasks[K];
+    T.Path = Files[K];
+    const ConfigFile *Cfg = nullptr;
+    if (!O.NoConfig) {
+      ConfigFinder::Result R = Finder.find(T.Path, Bad);
+      T.Skip = R.Failed;
+      Cfg = R.Config;
+    }
+    // Bad config files found so far are printed before this file.
+    for (ConfigFinder::BadFile &B : Bad)
+      T.BadConfigs.push_back(std::move(B));
+    Bad.clear();
+    if (!T.Skip)
+      T.Opts = resolveOptions(Cfg, T.Path, O.Cli, O.Base);
+  }
+
+  // Lint in parallel; print in input order as soon as each file is ready.
+  std::vector<Outcome> Results(Tasks.size());
+  std::vector<char> Done(Tasks.size(), 0);
+  std::mutex M;
+  std::condition_variable CV;
+  std::atomic<size_t> Next{0};
+  unsigned Jobs = O.Jobs ? O.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  Jobs = unsigned(std::min<size_t>(Jobs, Tasks.size()));
+  auto Worker = [&] {
+    for (size_t K; (K = Next.fetch_add(1)) < Tasks.size();) {
+      Outcome R;
+      if (!Tasks[K].Skip)
+        R = process(Tasks[K], O);
+      std::lock_guard<std::mutex> L(M);
+      Results[K] = std::move(R);
+      Done[K] = 1;
+      CV.notify_all();
+    }
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned J = 1; J < Jobs; ++J)
+    Pool.emplace_back(Worker);
+  // With one job (or one file) the main thread does the work itself.
+  if (Jobs <= 1)
+    Worker();
+
+  std::string Out;
+  std::unique_ptr<DiagnosticSink> Sink = createSink(O.Format, Out, O.Style);
+  RunSummary Summary;
+  bool DiagnosticsShown = !O.Diff && !O.Verify;
+  if (DiagnosticsShown) {
+    Sink->begin();
+    Write(Out, false);
+    Out.clear();
+  }
+  unsigned FixedTotal = 0, FilesFixed = 0;
+  for (size_t K = 0; K < Tasks.size(); ++K) {
+    Outcome R;
+    {
+      std::unique_lock<std::mutex> L(M);
+      CV.wait(L, [&] { return Done[K] != 0; });
+      R = std::move(Results[K]);
+    }
+    for (ConfigFinder::BadFile &B : Tasks[K].BadConfigs) {
+      ConfigError = true;
+      count(B.Diags, Summary);
+      if (DiagnosticsShown) {
+        Sink->file(*B.Buffer, B.Diags);
+      } else {
+        std::string Text = renderText(*B.Buffer, B.Diags, O.Style);
+        Write(Text, true);
+      }
+    }
+    if (Tasks[K].Skip) {
+      Write("ptxlint: error: '" + Tasks[K].Path +
+                "' not linted: its configuration file is invalid\n",
+            true);
+      Write(Out, false);
+      Out.clear();
+      continue;
+    }
+    if (!R.IoError.empty()) {
+      IoError = true;
+      Write(R.IoError, true);
+    }
+    if (!R.Buffer) {
+      Write(Out, false);
+      Out.clear();
+      continue;
+    }
+    ++Summary.Files;
+    if (!R.Stats.empty())
+      Write(R.Stats, true);
+    for (const AppliedFix &F : R.Fixed)
+      Write("ptxlint: " + R.Buffer->name() + ":" + std::to_string(F.Line) + ":" +
+                std::to_string(F.Column) + (O.Diff ? ": would fix [" : ": fixed [") +
+                F.Code + "] " +
+                F.Message + "\n",
+            true);
+    if (R.Changed && !O.Diff) {
+      FixedTotal += unsigned(R.Fixed.size());
+      ++FilesFixed;
+    }
+    if (!R.FixedText.empty())
+      Out += R.FixedText;
+    if (O.Diff) {
+      AnyDiff |= !R.Diff.empty();
+      Out += R.Diff;
+    } else if (O.Verify) {
+      if (R.VerifyFailed) {
+        Out += R.Buffer->name() + ": -verify failed\n" + R.VerifyReport;
+        AnyError = true;
+      }
+    } else if (R.FixedText.empty()) {
+      AnyError |= R.PtxasRejected;
+      count(R.Diags, Summary);
+      Sink->file(*R.Buffer, R.Diags);
+    }
+    Write(Out, false);
+    Out.clear();
+  }
+  for (std::thread &T : Pool)
+    T.join();
+  if (DiagnosticsShown) {
+    Sink->end(Summary);
+    Write(Out, false);
+  }
+  if (O.Fix && !O.Diff && FixedTotal)
+    Write("ptxlint: fixed " + std::to_string(FixedTotal) + " problem" +
+              (FixedTotal == 1 ? "" : "s") + " in " +
+              std::to_string(FilesFixed) + " file" +
+              (FilesFixed == 1 ? "" : "s") + "\n",
+          true);
+  AnyError |= Summary.Errors > 0;
+  if (IoError || ConfigError)
+    return 2;
+  if (O.Diff)
+    return AnyDiff ? 1 : 0;
+  return AnyError ? 1 : 0;
+}
+
+} // namespace ptxlint
