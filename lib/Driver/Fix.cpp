@@ -88,13 +88,18 @@ std::string applyFixes(const SourceBuffer &Buffer,
 std::string fixToFixpoint(const std::string &Name, std::string Text,
                           const LintOptions &Opts, LintResult &Final,
                           std::vector<AppliedFix> &Applied, unsigned MaxRounds) {
+  // Fix rounds see every diagnostic; the final report keeps the limit.
+  LintOptions All = Opts;
+  All.MaxDiagnostics = 0;
   for (unsigned Round = 0;; ++Round) {
     SourceBuffer B(Name, Text);
-    LintResult R = lint(B, Opts);
+    LintResult R = lint(B, All);
     std::vector<AppliedFix> Now;
     std::string New = Round < MaxRounds ? applyFixes(B, R.Diagnostics, Now) : Text;
     if (Now.empty() || New == Text) {
-      Final = std::move(R);
+      Final = Opts.MaxDiagnostics && R.Diagnostics.size() > Opts.MaxDiagnostics
+                  ? lint(B, Opts)
+                  : std::move(R);
       return Text;
     }
     Applied.insert(Applied.end(), Now.begin(), Now.end());

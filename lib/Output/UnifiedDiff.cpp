@@ -2,7 +2,8 @@
 //
 // Fix-its are small, local edits, so the diff re-synchronises greedily: at a
 // difference it looks for the nearest pair of equal lines (within a window)
-// and emits the lines in between as removed/added. Any edit script is a
+// and emits the lines in between as removed/added (without one nearby, it
+// replaces a single line and tries again). Any edit script is a
 // correct unified diff; this one is minimal for local edits and linear in
 // the file size.
 //
@@ -57,6 +58,10 @@ std::string unifiedDiff(std::string_view Name, std::string_view Before,
           break;
         }
       }
+    if (!Found) { // no resync nearby: replace one line and look again
+      BestI = std::min(I + 1, A.size());
+      BestJ = std::min(J + 1, B.size());
+    }
     for (; I < BestI; ++I)
       Ops.push_back({Del, A[I]});
     for (; J < BestJ; ++J)

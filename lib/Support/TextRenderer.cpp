@@ -125,8 +125,9 @@ private:
       return;
     for (const FixIt &F : *Fixes) {
       SourceBuffer::LineCol FL = Buf.lineCol(F.Range.Begin);
-      if (FL.Line != LC.Line || F.Replacement.find('\n') != std::string::npos)
-        continue;
+      if (FL.Line != LC.Line || F.Replacement.empty() ||
+          F.Replacement.find('\n') != std::string::npos)
+        continue; // a deletion shows no text under the caret
       size_t FixCol = displayColumn(Shown, FL.Column - 1 - Start);
       paint("\033[0;32m");
       Out += std::string(FixCol, ' ') + F.Replacement;
