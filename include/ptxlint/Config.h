@@ -44,9 +44,9 @@ bool selectorMatches(std::string_view Selector, const RuleInfo &R);
 bool isValidSelector(std::string_view Selector, std::string *Error = nullptr);
 /// "error", "warning", "note", "off" (and "ignore"/"none" for off).
 std::optional<Severity> parseSeverityName(std::string_view S);
-/// "8.6" -> {8, 6}.
-std::optional<std::pair<unsigned, unsigned>> parsePtxVersion(std::string_view S);
-/// "sm_90a", "sm_100f", "compute_90" (syntax only).
+/// "8.6" -> {8, 6} (via Target.h's parsePtxVersion).
+std::optional<std::pair<unsigned, unsigned>> parseVersionPair(std::string_view S);
+/// A target ptxlint knows: "sm_90a", "sm_100f", "compute_90" (Target.h).
 bool isValidTargetName(std::string_view S);
 
 struct ConfigLayer {

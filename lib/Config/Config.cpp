@@ -1,6 +1,7 @@
 //===- Config.cpp - .ptxlint.yaml (LLVM YAML I/O) and rule selection ------===//
 
 #include "ptxlint/Config.h"
+#include "ptxlint/Target.h"
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/Support/FileSystem.h"
@@ -51,27 +52,21 @@ std::optional<Severity> parseSeverityName(std::string_view S) {
   return std::nullopt;
 }
 
-std::optional<std::pair<unsigned, unsigned>> parsePtxVersion(std::string_view S) {
-  llvm::StringRef Maj, Min;
-  std::tie(Maj, Min) = llvm::StringRef(S.data(), S.size()).split('.');
-  std::pair<unsigned, unsigned> V;
-  if (Maj.empty() || Min.empty() || Maj.getAsInteger(10, V.first) ||
-      Min.getAsInteger(10, V.second) || V.first > 99 || V.second > 99)
+std::optional<std::pair<unsigned, unsigned>> parseVersionPair(std::string_view S) {
+  std::optional<PtxVersion> V = parsePtxVersion(S);
+  if (!V || !V->known())
     return std::nullopt;
-  return V;
+  return std::make_pair(V->Major, V->Minor);
 }
 
 bool isValidTargetName(std::string_view S) {
-  llvm::StringRef R(S.data(), S.size());
-  if (!R.consume_front("sm_") && !R.consume_front("compute_"))
+  std::optional<Target> T = parseTarget(S);
+  if (!T)
     return false;
-  size_t Digits = 0;
-  while (Digits < R.size() && std::isdigit(static_cast<unsigned char>(R[Digits])))
-    ++Digits;
-  if (Digits < 2 || Digits > 3)
-    return false;
-  R = R.drop_front(Digits);
-  return R.empty() || R == "a" || R == "f";
+  for (const Target &K : knownTargets())
+    if (K.Number == T->Number && K.Variant == T->Variant)
+      return true;
+  return false;
 }
 
 } // namespace ptxlint
@@ -183,7 +178,7 @@ template <> struct ScalarTraits<VersionValue> {
     OS << V.V.first << '.' << V.V.second;
   }
   static StringRef input(StringRef S, void *, VersionValue &V) {
-    auto P = parsePtxVersion(std::string_view(S.data(), S.size()));
+    auto P = parseVersionPair(std::string_view(S.data(), S.size()));
     if (!P) {
       ScalarError = "invalid PTX version '" + S.str() +
                     "' (expected MAJOR.MINOR such as 8.6)";
@@ -203,7 +198,7 @@ template <> struct ScalarTraits<TargetValue> {
     V.Name = S.str();
     if (!isValidTargetName(V.Name)) {
       ScalarError = "invalid target '" + S.str() +
-                    "' (expected sm_XX, sm_XXa or sm_XXXf such as sm_90a)";
+                    "' (not a target ptxlint knows, such as sm_90a or sm_100f)";
       return ScalarError;
     }
     return {};

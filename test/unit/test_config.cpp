@@ -134,9 +134,9 @@ TEST_CASE("override globs without '/' match the file name") {
 }
 
 TEST_CASE("versions and targets") {
-  CHECK(*parsePtxVersion("9.1") == std::make_pair(9u, 1u));
-  CHECK_FALSE(parsePtxVersion("9"));
-  CHECK_FALSE(parsePtxVersion("9.x"));
+  CHECK(*parseVersionPair("9.1") == std::make_pair(9u, 1u));
+  CHECK_FALSE(parseVersionPair("9"));
+  CHECK_FALSE(parseVersionPair("9.x"));
   CHECK(isValidTargetName("sm_90a"));
   CHECK(isValidTargetName("sm_100f"));
   CHECK(isValidTargetName("sm_80"));

@@ -201,11 +201,11 @@ int main(int argc, char **argv) {
   if (!TargetOpt.empty()) {
     if (!ptxlint::isValidTargetName(TargetOpt))
       return usage("invalid --target '" + TargetOpt +
-                   "' (expected sm_XX, sm_XXa or sm_XXXf such as sm_90a)");
+                   "' (not a target ptxlint knows, such as sm_90a or sm_100f)");
     D.Cli.Target = TargetOpt;
   }
   if (!PtxVersionOpt.empty()) {
-    auto V = ptxlint::parsePtxVersion(PtxVersionOpt);
+    auto V = ptxlint::parseVersionPair(PtxVersionOpt);
     if (!V)
       return usage("invalid --ptx-version '" + PtxVersionOpt +
                    "' (expected MAJOR.MINOR such as 8.6)");
