@@ -18,6 +18,8 @@
 //   target   the valid variants that carry a feature, on every target from
 //            sm_75 to sm_121f, at the target's first PTX version and at each
 //            feature's version boundary
+// All but the target sweep are emitted for sm_100a/PTX 8.8 (where every
+// feature exists) and, in the full run, for sm_90a/PTX 8.0 too.
 //
 // usage: ptxlint-diffgen [--quick]
 //
@@ -116,12 +118,18 @@ bool has(const std::vector<std::string> &Q, std::string_view W) {
 void Generator::emit(const std::string &Tag, const InstructionSpec &I,
                      const Draft &D, const std::string &Target,
                      const std::string &Version) {
-  std::string T = Target.empty() ? HomeTarget : Target;
-  std::string V = Version.empty() ? HomeVersion : Version;
   std::string Text = D.text(I);
-  if (!Seen.insert(T + "|" + V + "|" + Text).second)
+  auto Add = [&](const std::string &T, const std::string &V) {
+    if (Seen.insert(T + "|" + V + "|" + Text).second)
+      Out.push_back({T, V, Tag, Text});
+  };
+  if (!Target.empty()) {
+    Add(Target, Version);
     return;
-  Out.push_back({T, V, Tag, Text});
+  }
+  Add(HomeTarget, HomeVersion);
+  if (!Quick) // the Hopper home: every sm_100-only feature is an error here
+    Add("sm_90a", "8.0");
 }
 
 int Generator::count(const OperandSpec &S, const Draft &D) {
@@ -424,6 +432,10 @@ void Generator::targetSweep(const InstructionSpec &I, const Draft &D,
     for (const std::string &B : Boundaries)
       if (auto V = parsePtxVersion(B); V && *V >= Min)
         Vs.insert(B);
+    if (Tag == "target-base") // the plain form: every version of the target
+      for (const char *X : versions())
+        if (auto V = parsePtxVersion(X); V && *V >= Min)
+          Vs.insert(X);
     for (const std::string &V : Vs) {
       if (std::find_if(versions().begin(), versions().end(), [&](const char *X) {
             return V == X;
