@@ -28,6 +28,7 @@ namespace check {
 struct Qualifier {
   const Modifier *Mod = nullptr;
   const spec::GroupSpec *Group = nullptr;
+  bool Reported = false; ///< already diagnosed: later checks skip it
 };
 
 struct InstructionCheck {
@@ -39,6 +40,8 @@ struct InstructionCheck {
   std::vector<Qualifier> Quals;      ///< the rest, in source order
   std::vector<const Modifier *> Spaces; ///< state spaces, in source order
   const spec::FormSpec *Form = nullptr;
+  /// Groups already reported as wrong (not to be reported missing too).
+  std::vector<const spec::GroupSpec *> Reported;
   std::vector<Target> Targets;       ///< the module's sm targets
   PtxVersion Version;                ///< the module's PTX version (or 0.0)
 

@@ -71,11 +71,14 @@ static bool layout(InstructionCheck &C,
   for (const OperandSpec &S : All)
     if (S.When != Presence::If || present(C, S))
       Expected.push_back(&S);
-  std::string Msg = C.formName() + " takes " +
-                    (Optional ? std::to_string(Mandatory) + " to " +
-                                    plural(Mandatory + Optional, "operand")
-                              : plural(Mandatory, "operand")) +
-                    " (" + slotNames(Expected) + "), but " +
+  std::string Takes =
+      Optional ? std::to_string(Mandatory) + " to " +
+                     plural(Mandatory + Optional, "operand")
+      : Mandatory ? plural(Mandatory, "operand")
+                  : std::string("no operands");
+  if (Mandatory + Optional)
+    Takes += " (" + slotNames(Expected) + ")";
+  std::string Msg = C.formName() + " takes " + Takes + ", but " +
                     std::to_string(N) + (N == 1 ? " was" : " were") + " given";
   SourceRange R = C.NameRange;
   if (N > Mandatory + Optional)

@@ -34,11 +34,28 @@ static bool classify(InstructionCheck &C) {
   bool Ok = true;
   std::vector<const Qualifier *> SeenInGroup;
   for (size_t K = 0; K < C.Quals.size(); ++K) {
-    const Qualifier &Q = C.Quals[K];
+    Qualifier &Q = C.Quals[K];
     std::string_view Text = Q.Mod->Text;
     if (!Q.Group) {
       Ok = false;
-      if (spec::isKnownQualifier(Text))
+      // A word of another instruction: if this one has a group of the same
+      // name (".type", "state space"), say which values it takes.
+      const GroupSpec *Same = nullptr;
+      for (const spec::InstructionSpec &J : spec::instructions())
+        if (const GroupSpec *G = spec::groupOf(J, Text); G && !J.ClassifyOnly)
+          if ((Same = spec::findGroup(C.Spec, G->Name)))
+            break;
+      if (Same) {
+        DiagBuilder D = C.report(rules::IllegalQualifier, Q.Mod->Range,
+                                 q(Text) + " is not a " +
+                                     std::string(Same->Display) + " of " +
+                                     std::string(C.Spec.Name) + "; expected " +
+                                     quotedList(Same->Values));
+        if (Same->Values.size() == 1 && Same->Kind != GroupKind::StateSpace)
+          D.fix(Q.Mod->Range, std::string(Same->Values[0]));
+        D.spec(C.Spec.Section);
+        C.Reported.push_back(Same);
+      } else if (spec::isKnownQualifier(Text))
         C.report(rules::IllegalQualifier, Q.Mod->Range,
                  q(Text) + " is not a qualifier of " + std::string(C.Spec.Name))
             .spec(C.Spec.Section);
@@ -58,6 +75,7 @@ static bool classify(InstructionCheck &C) {
     }
     if (Same && Q.Group->Kind != GroupKind::StateSpace) {
       Ok = false;
+      Q.Reported = true;
       // Remove the duplicate together with nothing else: it is a whole word.
       C.report(rules::DuplicateQualifier, Q.Mod->Range,
                "duplicate " + q(Text))
@@ -67,6 +85,7 @@ static bool classify(InstructionCheck &C) {
     }
     if (Rival) {
       Ok = false;
+      Q.Reported = true;
       C.report(rules::ConflictingQualifiers, Q.Mod->Range,
                q(Text) + " conflicts with " + q(Rival->Mod->Text) +
                    ": give only one " + std::string(Q.Group->Display))
@@ -103,17 +122,22 @@ static std::string spacesText(const std::vector<const Modifier *> &Spaces) {
 }
 
 /// Step 3: the state spaces written choose the form.
-static const FormSpec *chooseForm(InstructionCheck &C) {
+static const FormSpec *chooseForm(InstructionCheck &C, bool Classified) {
   for (const FormSpec &F : C.Spec.Forms)
     if (formMatches(F, C.Spaces))
       return &F;
+  // A misspelt state space was reported already; a missing direction now
+  // would only repeat it.
+  if (!Classified)
+    return nullptr;
 
   Words Directions;
   for (const FormSpec &F : C.Spec.Forms)
     if (!F.Display.empty())
       Directions.push_back(F.Display);
-  std::string Expected = Directions.empty()
-                             ? std::string("no state space")
+  std::string Expected = Directions.empty() ? std::string("no state space")
+                         : Directions.size() == 1
+                             ? quotedList(Directions)
                              : "one of " + quotedList(Directions);
   if (C.Spaces.empty()) {
     C.report(rules::InvalidDirection, C.NameRange,
@@ -158,7 +182,7 @@ static Words acceptedValues(const FormSpec &F, const GroupSpec &G) {
 static void checkAgainstForm(InstructionCheck &C) {
   const FormSpec &F = *C.Form;
   for (const Qualifier &Q : C.Quals) {
-    if (!Q.Group || Q.Group->Kind == GroupKind::StateSpace)
+    if (!Q.Group || Q.Reported || Q.Group->Kind == GroupKind::StateSpace)
       continue;
     bool Allowed =
         contains(F.Required, Q.Group->Name) || contains(F.Optional, Q.Group->Name);
@@ -183,12 +207,19 @@ static void checkAgainstForm(InstructionCheck &C) {
     const GroupSpec *G = spec::findGroup(C.Spec, GroupName);
     bool Present = std::any_of(C.Quals.begin(), C.Quals.end(),
                                [&](const Qualifier &Q) { return Q.Group == G; });
-    if (Present || !G)
+    bool Said = std::find(C.Reported.begin(), C.Reported.end(), G) !=
+                C.Reported.end();
+    if (Present || Said || !G)
       continue;
     Words Values = acceptedValues(F, *G);
+    std::string Needs =
+        Values.size() == 1
+            ? q(Values[0]) + (G->Display == Values[0]
+                                  ? std::string()
+                                  : " (" + std::string(G->Display) + ")")
+            : std::string(G->Display) + " (" + quotedList(Values) + ")";
     DiagBuilder D = C.report(rules::MissingQualifier, C.NameRange,
-                             C.formName() + " needs " + std::string(G->Display) +
-                                 ": " + quotedList(Values));
+                             C.formName() + " needs " + Needs);
     if (Values.size() == 1)
       D.fix(C.insertionPoint(), std::string(Values[0]));
     D.spec(F.Section);
@@ -281,7 +312,7 @@ static void checkTables(InstructionCheck &C) {
 
 static void reportUndocumented(InstructionCheck &C) {
   for (const Qualifier &Q : C.Quals)
-    if (Q.Group && Q.Group->Undocumented) {
+    if (Q.Group && !Q.Reported && Q.Group->Undocumented) {
       DiagBuilder D = C.report(rules::UndocumentedQualifier, Q.Mod->Range,
                                q(Q.Mod->Text) + " on " +
                                    std::string(C.Spec.Name) +
@@ -293,8 +324,8 @@ static void reportUndocumented(InstructionCheck &C) {
 }
 
 void checkQualifiers(InstructionCheck &C) {
-  classify(C);
-  C.Form = chooseForm(C);
+  bool Classified = classify(C);
+  C.Form = chooseForm(C, Classified);
   reportUndocumented(C);
   if (!C.Form)
     return;
