@@ -466,6 +466,8 @@ static int expectedCount(const InstructionCheck &C, const OperandSpec &S,
   unsigned Dim = C.dim();
   if (Why.empty())
     Why = "'." + std::to_string(Dim) + "d'";
+  else
+    Why += " on '." + std::to_string(Dim) + "d'";
   return Dim ? int(Dim) + Count.Offset : -1;
 }
 
@@ -475,7 +477,8 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
   int Want = expectedCount(C, S, Why);
   if (Want >= 0 && size_t(Want) != Vec.Elements.size()) {
     C.report(rules::VectorSize, Vec.Range,
-             Why + " takes " + plural(size_t(Want), What) + ", but " +
+             "'" + std::string(S.Name) + "' takes " +
+                 plural(size_t(Want), What) + " with " + Why + ", but " +
                  std::to_string(Vec.Elements.size()) +
                  (Vec.Elements.size() == 1 ? " was" : " were") + " given")
         .spec(C.Form->Section);
@@ -517,7 +520,8 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
             .spec(C.Form->Section);
       if (S.HasElemWarnMin && E.Value < S.ElemWarnMin)
         C.report(rules::OperandRange, E.Range,
-                 Name + " must not be negative here")
+                 Name + " must be at least " + std::to_string(S.ElemWarnMin) +
+                     " in this direction, not " + std::to_string(E.Value))
             .spec(S.Section.empty() ? C.Form->Section : S.Section);
       continue;
     }
