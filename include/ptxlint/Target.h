@@ -63,6 +63,12 @@ struct Target {
 /// (including the non-architecture entries "debug", "texmode_*").
 std::optional<Target> parseTarget(std::string_view S);
 
+/// The target a module is judged for, from its .target entries in order:
+/// the last architecture named wins, as with ptxas 13.0 (".target sm_90a"
+/// then ".target sm_100a" is an sm_100a module; so is ".target sm_90a,
+/// sm_100a"). Non-architecture entries ("debug") are skipped.
+std::optional<Target> effectiveTarget(const std::vector<std::string> &Entries);
+
 /// Every target ptxlint knows, oldest first (the spelling sm_101* included).
 const std::vector<Target> &knownTargets();
 

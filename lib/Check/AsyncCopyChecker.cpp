@@ -24,9 +24,8 @@ InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
     NameRange.End = I.Modifiers[NameWords - 1].Range.End;
   for (size_t K = NameWords; K < I.Modifiers.size(); ++K)
     Quals.push_back({&I.Modifiers[K], spec::groupOf(Spec, I.Modifiers[K].Text)});
-  for (const std::string &S : Ctx.Settings.Targets)
-    if (auto T = parseTarget(S))
-      Targets.push_back(*T);
+  if (auto T = effectiveTarget(Ctx.Settings.Targets))
+    Targets.push_back(*T);
   Version = {Ctx.Settings.PtxMajor, Ctx.Settings.PtxMinor};
 }
 

@@ -42,7 +42,8 @@ struct InstructionCheck {
   const spec::FormSpec *Form = nullptr;
   /// Groups already reported as wrong (not to be reported missing too).
   std::vector<const spec::GroupSpec *> Reported;
-  std::vector<Target> Targets;       ///< the module's sm targets
+  std::vector<Target> Targets;       ///< the module's target (see
+                                     ///< effectiveTarget), if known
   PtxVersion Version;                ///< the module's PTX version (or 0.0)
 
   InstructionCheck(LintContext &Ctx, const Instruction &I,

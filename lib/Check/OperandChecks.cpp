@@ -439,11 +439,19 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
   bool Last = &Op == &C.I.Operands.back();
   if (S.BareWarn && (BareReg || BareImm || BareVar || BareVector) &&
       (Last || !S.BareIfLast)) {
-    C.report(rules::BareAddress, Op.Range,
-             Name + " is an address: write it in brackets")
-        .fix({Op.Range.Begin, Op.Range.Begin}, "[")
-        .fix({Op.Range.End, Op.Range.End}, "]")
-        .spec(C.Form->Section);
+    if (BareVector) {
+      C.report(rules::OperandNotDocumented, Op.Range,
+               Name + " is an address; ptxas 13.0 also takes a vector of "
+                      "16-bit registers here")
+          .spec(C.Form->Section);
+      return;
+    }
+    DiagBuilder D = C.report(rules::BareAddress, Op.Range,
+                             Name + " is an address: write it in brackets");
+    if (!BareImm) // "[64]" would be an immediate address, an error
+      D.fix({Op.Range.Begin, Op.Range.Begin}, "[")
+          .fix({Op.Range.End, Op.Range.End}, "]");
+    D.spec(C.Form->Section);
     return;
   }
   C.report(rules::OperandKind, Op.Range,

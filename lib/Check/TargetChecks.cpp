@@ -14,6 +14,8 @@
 
 #include "Check/CheckContext.h"
 
+#include <algorithm>
+
 namespace ptxlint {
 namespace check {
 
@@ -59,19 +61,27 @@ static const Target *missingTarget(const InstructionCheck &C,
 }
 
 /// Returns true when it reported an error about the instruction itself.
-static bool checkFeature(InstructionCheck &C, const FeatureSpec &F) {
+static bool checkFeature(InstructionCheck &C, const FeatureSpec &F,
+                         std::vector<const Modifier *> &Failed) {
   Trigger T;
   if (!triggered(C, F, T))
     return false;
   bool Error = F.Severity == spec::Level::Error && !F.Advice;
+  // Once a qualifier is an error here, what the spec adds is noise.
+  if (!Error && T.Qualifier &&
+      std::find(Failed.begin(), Failed.end(), T.Qualifier) != Failed.end())
+    return false;
   bool Reported = false;
 
   if (F.MinPtx.known() && C.Version.known() && C.Version < F.MinPtx) {
-    std::string Msg = T.What + " needs PTX ISA " + F.MinPtx.str() +
-                      ", but the module is .version " + C.Version.str();
+    std::string Msg =
+        Error ? T.What + " needs PTX ISA " + F.MinPtx.str() +
+                    ", but the module is .version " + C.Version.str()
+              : T.What + " is documented from PTX ISA " + F.MinPtx.str() +
+                    " on, but the module is .version " + C.Version.str();
     DiagBuilder D = C.report(Error ? rules::PtxVersionTooOld
                                    : rules::PtxVersionNotDocumented,
-                             T.Range, Error ? Msg : Msg + " by the spec");
+                             T.Range, Msg);
     if (!F.Note.empty())
       D.note(std::string(F.Note));
     if (C.Ctx.Settings.VersionRange.End)
@@ -100,18 +110,23 @@ static bool checkFeature(InstructionCheck &C, const FeatureSpec &F) {
     D.spec(F.Section);
     Reported |= Error;
   }
+  if (Reported && T.Qualifier)
+    Failed.push_back(T.Qualifier);
   return Reported && !T.Qualifier && F.Forms.empty();
 }
 
 void checkTargets(InstructionCheck &C) {
+  std::vector<const Modifier *> Failed;
   // The instruction-wide features first: if the instruction is unavailable,
   // saying so for each of its qualifiers too would only be noise.
   for (const FeatureSpec &F : C.Spec.Features)
-    if (F.On.empty() && F.Forms.empty() && checkFeature(C, F))
+    if (F.On.empty() && F.Forms.empty() && checkFeature(C, F, Failed))
       return;
-  for (const FeatureSpec &F : C.Spec.Features)
-    if (!(F.On.empty() && F.Forms.empty()))
-      checkFeature(C, F);
+  // Errors before warnings, so that a warning can yield to an error.
+  for (spec::Level L : {spec::Level::Error, spec::Level::Warning})
+    for (const FeatureSpec &F : C.Spec.Features)
+      if (!(F.On.empty() && F.Forms.empty()) && F.Severity == L)
+        checkFeature(C, F, Failed);
 }
 
 } // namespace check

@@ -117,6 +117,14 @@ std::optional<Target> parseTarget(std::string_view S) {
   return T;
 }
 
+std::optional<Target> effectiveTarget(const std::vector<std::string> &Entries) {
+  std::optional<Target> Last;
+  for (const std::string &E : Entries)
+    if (auto T = parseTarget(E))
+      Last = T;
+  return Last;
+}
+
 const std::vector<Target> &knownTargets() {
   static const std::vector<Target> All = [] {
     std::vector<Target> V;
