@@ -1,0 +1,91 @@
+// Unit tests of the checker on cp.async.bulk and cp.async.bulk.prefetch.
+#include "CheckTestUtil.h"
+
+#include <doctest/doctest.h>
+
+using namespace ptxlint::test;
+
+TEST_CASE("cp.async.bulk: the four directions and their mechanisms") {
+  for (const char *I : {
+           "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, [%rd3];",
+           "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, [%rd3];",
+           "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, [%rd3];",
+           "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%rd2], 16;",
+       })
+    CHECK_MESSAGE(lintInstruction(I).R.Diagnostics.empty(), std::string(I));
+  Linted L = lintInstruction(
+      "cp.async.bulk.shared::cluster.global [%rd1], [%rd2], 16, [%rd3];");
+  REQUIRE(L.first("Q105"));
+  CHECK(L.fixed() == "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                     "[%rd1], [%rd2], 16, [%rd3];");
+  L = lintInstruction(
+      "cp.async.bulk.shared::cluster.global.bulk_group [%rd1], [%rd2], 16, [%rd3];");
+  REQUIRE(L.first("Q102"));
+  CHECK(L.at(*L.first("Q102")) == ".bulk_group");
+  CHECK(lintInstruction("cp.async.bulk.global.shared::cluster.bulk_group [%rd1], [%rd2], 16;")
+            .has("Q106"));
+  CHECK(lintInstruction("cp.async.bulk.shared.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, [%rd3];")
+            .has("Q102"));
+}
+
+TEST_CASE("cp.async.bulk: multicast, cache hint and byte mask bring their operands") {
+  const char *Mc = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster";
+  CHECK(lintInstruction(std::string(Mc) + " [%rd1], [%rd2], 16, [%rd3], %h1;").clean());
+  Linted L = lintInstruction(std::string(Mc) + " [%rd1], [%rd2], 16, [%rd3];");
+  CHECK(L.has("O201"));
+  CHECK(lintInstruction(std::string(Mc) + ".L2::cache_hint [%rd1], [%rd2], 16, [%rd3], %h1, %rd4;").clean());
+  CHECK(lintInstruction(std::string(Mc) + ".L2::cache_hint [%rd1], [%rd2], 16, [%rd3], %rd4, %h1;").has("O203"));
+  CHECK(lintInstruction(std::string(Mc) + " [%rd1], [%rd2], 16, [%rd3], 65536;").has("O208"));
+  CHECK(lintInstruction("cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%rd2], 16;").has("O201"));
+  CHECK(lintInstruction("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.cp_mask [%rd1], [%rd2], 16, %rd4, %h1;").clean());
+  CHECK(lintInstruction("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.multicast::cluster [%rd1], [%rd2], 16, [%rd3], %h1;").has("Q102"));
+}
+
+TEST_CASE("cp.async.bulk: size is judged as ptxas does") {
+  const char *B = "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%rd2], ";
+  CHECK(lintInstruction(std::string(B) + "1048560;").clean());
+  CHECK(lintInstruction(std::string(B) + "1048576;").has("O204"));
+  CHECK(lintInstruction(std::string(B) + "24;").has("O204"));
+  CHECK(lintInstruction(std::string(B) + "-16;").has("O204"));
+  Linted L = lintInstruction(std::string(B) + "4294967296;"); // truncates to 0
+  CHECK(L.clean());
+  CHECK(L.has("O208"));
+  CHECK(lintInstruction(std::string(B) + "%rd3;").has("O203"));
+  // prefetch does not truncate
+  CHECK(lintInstruction("cp.async.bulk.prefetch.L2.global [%rd1], 4294967296;").has("O204"));
+}
+
+TEST_CASE("cp.async.bulk: mbar without brackets is a warning where ptxas takes it") {
+  const char *B = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, ";
+  Linted L = lintInstruction(std::string(B) + "%rd3;");
+  CHECK(L.clean());
+  REQUIRE(L.first("O210"));
+  CHECK(L.fixed() == std::string(B) + "[%rd3];");
+  CHECK(lintInstruction(std::string(B) + "%r3;").has("O202"));
+  // Not when other operands follow (ptxas: "Arguments mismatch").
+  CHECK(lintInstruction("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                        " [%rd1], [%rd2], 16, %rd3, %rd4;").has("O202"));
+}
+
+TEST_CASE("cp.async.bulk: undocumented scopes warn, two of them are an error") {
+  Linted L = lintInstruction("cp.async.bulk.global.shared::cta.bulk_group.gpu [%rd1], [%rd2], 16;");
+  CHECK(L.clean());
+  CHECK(L.has("Q108"));
+  CHECK(lintInstruction("cp.async.bulk.global.shared::cta.bulk_group.gpu.sys [%rd1], [%rd2], 16;").has("Q104"));
+  CHECK(lintInstruction("cp.async.bulk.prefetch.L2.global.gpu [%rd1], 16;").has("Q102"));
+}
+
+TEST_CASE("cp.async.bulk: targets and versions") {
+  const char *Cta = "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, [%rd3];";
+  CHECK(lintInstruction(Cta, "sm_90", "8.0").has("T302"));
+  CHECK(lintInstruction(Cta, "sm_90", "8.6").clean());
+  const char *Mask = "cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%rd2], 16, %h1;";
+  CHECK(lintInstruction(Mask, "sm_90a", "8.6").has("T301"));
+  CHECK(lintInstruction(Mask, "sm_120", "8.7").clean());
+  Linted L = lintInstruction(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%rd1], [%rd2], 16, [%rd3], %h1;", "sm_90", "8.0");
+  CHECK(L.clean());
+  CHECK(L.has("T305"));
+  CHECK(lintInstruction(Cta, "sm_80", "7.8").has("T301"));
+}
