@@ -114,6 +114,9 @@ struct OperandSpec {
   int SpaceIndex = -1;              ///< 0: dst, 1: src; -1: see Space
   std::string_view Space;           ///< fixed state space (".shared")
   unsigned Align = 0;               ///< offsets must be multiples of this
+  /// Registers that may hold the address; empty: any integer or bit-size.
+  Words AddrRegs;
+  bool AddrRegsLast = false;        ///< AddrRegs only for the last operand
   std::string_view AlignFrom;       ///< ... of the value of that operand
   /// ptxas also takes a bare register here (the spec wants [addr]): warn.
   bool BareWarn = false;
@@ -123,6 +126,7 @@ struct OperandSpec {
   /// takes "{%h1, %h2}" as its mbar).
   Words BareVectorRegs;
   bool BareIfLast = false;          ///< ... only as the last operand
+  bool BareFloat = false;           ///< a float constant (ptxas 13.0, O211)
 
   // Vector and Tensor operands.
   CountSpec Count;

@@ -18,6 +18,7 @@
 #include "Check/Predicates.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ptxlint {
 namespace check {
@@ -191,6 +192,42 @@ static std::string valueList(const std::vector<int64_t> &V) {
   for (size_t K = 0; K < V.size(); ++K)
     S += (K ? K + 1 == V.size() ? " or " : ", " : "") + std::to_string(V[K]);
   return S;
+}
+
+/// PTX's predefined registers (section 10), by name stem: "%tid.x",
+/// "%clock64", "%envreg3" need no declaration.
+static bool isSpecialRegister(std::string_view Name) {
+  static const char *const Stems[] = {
+      "%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid",
+      "%smid", "%nsmid", "%gridid", "%is_explicit_cluster", "%clusterid",
+      "%nclusterid", "%cluster_", "%lanemask_", "%clock", "%pm",
+      "%envreg", "%globaltimer", "%reserved_smem_offset", "%total_smem_size",
+      "%aggr_smem_size", "%dynamic_smem_size", "%current_graph_exec"};
+  for (const char *S : Stems)
+    if (Name.substr(0, std::strlen(S)) == S)
+      return true;
+  return false;
+}
+
+/// Reports a name the module does not declare; ptxas rejects it ("Unknown
+/// symbol"). Returns false when it reported.
+static bool checkDeclared(InstructionCheck &C, const Operand &Op) {
+  if (Op.Kind != OperandKind::Register && Op.Kind != OperandKind::Symbol)
+    return true;
+  if (C.symbol(Op.Name) || isSpecialRegister(Op.Name))
+    return true;
+  C.report(rules::UndeclaredName, Op.Range,
+           q(Op.Name) + " is not declared")
+      .spec(C.Form->Section);
+  return false;
+}
+
+/// Every name in an operand (address bases, vector elements) is declared.
+static bool allDeclared(InstructionCheck &C, const Operand &Op) {
+  bool Ok = checkDeclared(C, Op);
+  for (const Operand &E : Op.Elements)
+    Ok &= allDeclared(C, E);
+  return Ok;
 }
 
 static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
@@ -416,6 +453,24 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
           .spec(C.Form->Section);
       return;
     }
+    // PTX addresses take integer or bit-size registers only.
+    std::string_view Type = C.registerType(Base);
+    if (C.isRegister(Base) && (Type == ".pred" || Type.substr(0, 2) == ".f")) {
+      C.report(rules::OperandType, Base.Range,
+               "an address register must be an integer or bit-size register, "
+               "but " + q(Base.Name) + " is " + std::string(Type))
+          .spec(C.Form->Section);
+      return;
+    }
+    bool Last = &Op == &C.I.Operands.back();
+    if (C.isRegister(Base) && !S.AddrRegs.empty() &&
+        (Last || !S.AddrRegsLast) && !regAccepted(S.AddrRegs, Type)) {
+      C.report(rules::OperandType, Base.Range,
+               Name + " must be addressed through a " + typeList(S.AddrRegs) +
+                   " register, but " + q(Base.Name) + " is " + std::string(Type))
+          .spec(C.Form->Section);
+      return;
+    }
     checkSymbolSpace(C, S, Base);
     checkAlignment(C, S, Op, Slots);
     return;
@@ -436,6 +491,13 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
                   });
   if (BareVar)
     checkSymbolSpace(C, S, Op);
+  if (Op.Kind == OperandKind::FloatImm && S.BareFloat) {
+    C.report(rules::OperandNotDocumented, Op.Range,
+             Name + " is an address; ptxas 13.0 also takes a floating-point "
+                    "constant here")
+        .spec(C.Form->Section);
+    return;
+  }
   bool Last = &Op == &C.I.Operands.back();
   if (S.BareWarn && (BareReg || BareImm || BareVar || BareVector) &&
       (Last || !S.BareIfLast)) {
@@ -591,6 +653,8 @@ void checkOperands(InstructionCheck &C) {
   for (size_t K = 0; K < Slots.size(); ++K) {
     const OperandSpec &S = *Slots[K];
     const Operand &Op = C.I.Operands[K];
+    if (!allDeclared(C, Op))
+      continue;
     switch (S.Kind) {
     case Shape::Value: checkValue(C, S, Op); break;
     case Shape::Address: checkAddress(C, S, Op, Slots); break;

@@ -42,8 +42,8 @@ struct YOperand {
       Count, Check, Section;
   bool Optional_ = false, Imm = false, Truncate32 = false, Symbol = false,
        BareWarn = false, BareImm = false, BareIfLast = false, ElemImm = false,
-       PtxasRegsLast = false;
-  Strings If, Regs, PtxasRegs, PtxasRegsIf, PtxasVectorRegs, BareRegs, BareVectorRegs,
+       PtxasRegsLast = false, AddrRegsLast = false, BareFloat = false;
+  Strings If, Regs, AddrRegs, PtxasRegs, PtxasRegsIf, PtxasVectorRegs, BareRegs, BareVectorRegs,
       ElemRegs;
   std::vector<int64_t> Values;
   std::vector<YValuesIf> ValuesIf;
@@ -147,10 +147,13 @@ template <> struct MappingTraits<YOperand> {
     IO.mapOptional("space_index", O.SpaceIndex);
     IO.mapOptional("space", O.Space);
     IO.mapOptional("align", O.Align);
+    IO.mapOptional("addr_regs", O.AddrRegs);
+    IO.mapOptional("addr_regs_last", O.AddrRegsLast);
     IO.mapOptional("align_from", O.AlignFrom);
     IO.mapOptional("bare_warn", O.BareWarn);
     IO.mapOptional("bare_regs", O.BareRegs);
     IO.mapOptional("bare_imm", O.BareImm);
+    IO.mapOptional("bare_float", O.BareFloat);
     IO.mapOptional("bare_vector_regs", O.BareVectorRegs);
     IO.mapOptional("bare_if_last", O.BareIfLast);
     IO.mapOptional("count", O.Count);
@@ -336,7 +339,7 @@ void Validator::checkOperand(const YForm &F, const YOperand &O) {
     error(Where + ": space_index out of range of the form's spaces");
   if (!O.Check.empty() && !KnownPredicates.count(O.Check))
     error(Where + ": unknown named predicate '" + O.Check + "'");
-  for (const Strings *L : {&O.Regs, &O.PtxasRegs, &O.PtxasVectorRegs, &O.BareRegs,
+  for (const Strings *L : {&O.Regs, &O.AddrRegs, &O.PtxasRegs, &O.PtxasVectorRegs, &O.BareRegs,
                           &O.BareVectorRegs, &O.ElemRegs})
     for (const std::string &R : *L)
       if (R != "any" && (R.size() < 2 || R[0] != '.'))
@@ -558,6 +561,10 @@ void Emitter::operand(const YOperand &O) {
     OS << "      O.Space = " << str(O.Space) << ";\n";
   if (O.Align)
     OS << "      O.Align = " << *O.Align << ";\n";
+  if (!O.AddrRegs.empty())
+    OS << "      O.AddrRegs = " << words(O.AddrRegs) << ";\n";
+  if (O.AddrRegsLast)
+    OS << "      O.AddrRegsLast = true;\n";
   if (!O.AlignFrom.empty())
     OS << "      O.AlignFrom = " << str(O.AlignFrom) << ";\n";
   if (O.BareWarn)
@@ -568,6 +575,8 @@ void Emitter::operand(const YOperand &O) {
     OS << "      O.BareImm = true;\n";
   if (O.BareIfLast)
     OS << "      O.BareIfLast = true;\n";
+  if (O.BareFloat)
+    OS << "      O.BareFloat = true;\n";
   if (!O.BareVectorRegs.empty())
     OS << "      O.BareVectorRegs = " << words(O.BareVectorRegs) << ";\n";
   if (!O.Count.empty())
