@@ -1,36 +1,116 @@
-//===- ModuleDirectivesPass.cpp - .version and .target present -----------===//
+//===- ModuleDirectivesPass.cpp - .version and .target --------------------===//
 //
-// A module without .version/.target can only be judged if the user says
-// which PTX version and target to assume (--ptx-version, --target). Without
-// either, version- and target-dependent rules stay silent; this pass says so.
+// Module-level checks of the directives every other rule depends on:
+//  - M001/M002: a module with code but no .version/.target can only be judged
+//    if the user says what to assume (--ptx-version, --target); without them,
+//    version- and target-dependent rules stay silent, and this pass says so.
+//  - M003: a .target entry that names no architecture ptxlint knows.
+//  - M004: a .version older than the .target needs (ptxas: "PTX .version 6.5
+//    does not support .target sm_80").
+//  - M005: a .version that is no PTX ISA version (7.9, 8.9: ptxas fatal
+//    "Unsupported .version") or is newer than the newest one known (9.1).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lint/Passes.h"
 #include "ptxlint/RuleRegistry.h"
+#include "ptxlint/Target.h"
 
 namespace ptxlint {
 namespace {
 
+/// The last minor version of each PTX ISA major version (1.x .. 9.x).
+constexpr unsigned LastMinor[] = {0, 5, 3, 2, 3, 0, 5, 8, 8, 1};
+constexpr unsigned NewestMajor = 9;
+
+bool isKnownVersion(unsigned Major, unsigned Minor) {
+  return Major >= 1 && Major <= NewestMajor && Minor <= LastMinor[Major];
+}
+
+/// Entries of .target that are modifiers, not architectures.
+bool isTargetModifier(std::string_view S) {
+  return S == "debug" || S == "texmode_unified" || S == "texmode_independent" ||
+         S == "map_f64_to_f32";
+}
+
 class ModuleDirectivesPass : public LintPass {
 public:
   const char *name() const override { return "module-directives"; }
+
   void run(LintContext &Ctx) override {
-    bool HasCode = !Ctx.M.Functions.empty();
-    if (!HasCode)
+    checkPresence(Ctx);
+    const ModuleDirectives &D = Ctx.M.Directives;
+    if (D.HasVersion)
+      checkVersion(Ctx, D);
+    for (std::string_view Entry : D.Targets)
+      checkTargetEntry(Ctx, D, Entry);
+  }
+
+private:
+  static void report(LintContext &Ctx, rules::Id Rule, SourceRange R,
+                     std::string Msg) {
+    const RuleInfo &Info = ruleInfo(Rule);
+    DiagBuilder(Ctx.Diags, Info.DefaultSeverity, std::string(Info.Code), R,
+                std::move(Msg))
+        .spec(Info.Section);
+  }
+
+  static void checkPresence(LintContext &Ctx) {
+    if (Ctx.M.Functions.empty())
       return; // snippets of directives only: nothing depends on them
     if (Ctx.Settings.PtxMajor == 0)
-      DiagBuilder(Ctx.Diags, ruleInfo(rules::MissingVersion).DefaultSeverity,
-                  std::string(ruleInfo(rules::MissingVersion).Code), {0, 0},
-                  "module has no .version directive; version-dependent rules "
-                  "are skipped (pass --ptx-version to set one)")
-          .spec(ruleInfo(rules::MissingVersion).Section);
+      report(Ctx, rules::MissingVersion, {0, 0},
+             "module has no .version directive; version-dependent rules are "
+             "skipped (pass --ptx-version to set one)");
     if (Ctx.Settings.Targets.empty())
-      DiagBuilder(Ctx.Diags, ruleInfo(rules::MissingTarget).DefaultSeverity,
-                  std::string(ruleInfo(rules::MissingTarget).Code), {0, 0},
-                  "module has no .target directive; target-dependent rules "
-                  "are skipped (pass --target to set one)")
-          .spec(ruleInfo(rules::MissingTarget).Section);
+      report(Ctx, rules::MissingTarget, {0, 0},
+             "module has no .target directive; target-dependent rules are "
+             "skipped (pass --target to set one)");
+  }
+
+  static void checkVersion(LintContext &Ctx, const ModuleDirectives &D) {
+    std::string V = std::to_string(D.VersionMajor) + "." + std::to_string(D.VersionMinor);
+    if (D.VersionMajor > NewestMajor ||
+        (D.VersionMajor == NewestMajor && D.VersionMinor > LastMinor[NewestMajor]))
+      report(Ctx, rules::UnsupportedVersion, D.VersionRange,
+             "PTX ISA " + V + " is newer than the newest version ptxlint knows "
+             "(9.1); rules of 9.1 are applied");
+    else if (!isKnownVersion(D.VersionMajor, D.VersionMinor))
+      report(Ctx, rules::UnsupportedVersion, D.VersionRange,
+             "there is no PTX ISA version " + V + " (PTX " +
+                 std::to_string(D.VersionMajor) + ".x ends at " +
+                 std::to_string(D.VersionMajor) + "." +
+                 std::to_string(D.VersionMajor >= 1 && D.VersionMajor <= NewestMajor
+                                    ? LastMinor[D.VersionMajor]
+                                    : 0) +
+                 ")");
+  }
+
+  static void checkTargetEntry(LintContext &Ctx, const ModuleDirectives &D,
+                               std::string_view Entry) {
+    SourceRange R{uint32_t(Entry.data() - Ctx.M.Text.data()),
+                  uint32_t(Entry.data() - Ctx.M.Text.data() + Entry.size())};
+    if (isTargetModifier(Entry))
+      return;
+    std::optional<Target> T = parseTarget(Entry);
+    if (!T) {
+      report(Ctx, rules::UnknownTarget, R,
+             "unknown target '" + std::string(Entry) +
+                 "'; expected an architecture such as sm_90a or sm_100f");
+      return;
+    }
+    PtxVersion Need = T->minPtx();
+    if (D.HasVersion && Need.known() &&
+        PtxVersion{D.VersionMajor, D.VersionMinor} < Need) {
+      DiagBuilder(Ctx.Diags, ruleInfo(rules::VersionTooOldForTarget).DefaultSeverity,
+                  std::string(ruleInfo(rules::VersionTooOldForTarget).Code), R,
+                  "PTX .version " + std::to_string(D.VersionMajor) + "." +
+                      std::to_string(D.VersionMinor) + " does not support .target " +
+                      std::string(Entry) + " (it needs PTX " + Need.str() +
+                      " or later)")
+          .note(D.VersionRange, ".version is set here")
+          .spec(ruleInfo(rules::VersionTooOldForTarget).Section);
+    }
   }
 };
 
