@@ -8,6 +8,7 @@ std::vector<std::unique_ptr<LintPass>> createAllPasses() {
   std::vector<std::unique_ptr<LintPass>> Passes;
   Passes.push_back(createModuleDirectivesPass());
   Passes.push_back(createAsyncCopyCheckPass());
+  Passes.push_back(createFlowPass());
   return Passes;
 }
 

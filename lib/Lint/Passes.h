@@ -16,6 +16,7 @@ namespace ptxlint {
 
 std::unique_ptr<LintPass> createModuleDirectivesPass();
 std::unique_ptr<LintPass> createAsyncCopyCheckPass(); // lib/Check
+std::unique_ptr<LintPass> createFlowPass(); ///< lib/Flow: rules F401..F409
 
 /// Every pass, in run order.
 std::vector<std::unique_ptr<LintPass>> createAllPasses();

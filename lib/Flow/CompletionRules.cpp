@@ -1,0 +1,430 @@
+//===- CompletionRules.cpp - F401, F402, F406, F407 ------------------------===//
+//
+// Tracks, per copy instruction ("site"), whether its most recent execution is
+// uncommitted, committed (and how many commits of its kind followed), or
+// complete, along every path:
+//   * cp.async: committed by cp.async.commit_group, completed by
+//     cp.async.wait_group N (older than the N newest groups) / wait_all,
+//     handed to an mbarrier by cp.async.mbarrier.arrive;
+//   * .bulk_group operations: cp.async.bulk.commit_group / .wait_group{.read};
+//   * mbarrier-completed loads into shared memory: try_wait/test_wait on the
+//     barrier they signal.
+// Facts use the Absent/Pending/Done/Mixed lattice of Dataflow.h: a rule only
+// speaks when every path that issued the copy agrees it is still pending.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Flow/Dataflow.h"
+#include "Flow/FlowRules.h"
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+enum class Role : uint8_t { CpAsync, BulkGroup, MbarLoad };
+
+struct Site {
+  uint32_t Inst;
+  Role R;
+  AddrKey Dst, Src, Mbar;
+  uint64_t Bytes = 0;
+};
+
+constexpr size_t MaxSites = 64;
+
+/// Per-site completion facts plus, for the commit checks, whether the site's
+/// copy may be uncommitted on some path (a may-fact: joined by "or", set by
+/// the copy, cleared only by a commit that surely runs).
+struct CompState {
+  std::vector<uint8_t> F;
+  std::vector<uint8_t> U;
+  bool join(const CompState &O) {
+    bool Changed = false;
+    for (size_t K = 0; K < F.size(); ++K) {
+      uint8_t J = joinFact(F[K], O.F[K]);
+      if (J != F[K]) {
+        F[K] = J;
+        Changed = true;
+      }
+      if (O.U[K] && !U[K]) {
+        U[K] = 1;
+        Changed = true;
+      }
+    }
+    return Changed;
+  }
+};
+
+bool isSharedSpace(Space S) {
+  return S == Space::SharedCta || S == Space::SharedCluster ||
+         S == Space::Generic;
+}
+
+std::string opName(const FlowInst &I) {
+  switch (I.Op.Kind) {
+  case OpKind::CpAsync:
+    return "cp.async";
+  case OpKind::BulkCopy:
+    return I.Op.Dst == Space::Global ? "bulk store" : "bulk copy";
+  case OpKind::BulkReduce:
+    return "bulk reduction";
+  case OpKind::TensorCopy:
+    return I.Op.Dst == Space::Global ? "tensor store" : "tensor load";
+  case OpKind::TensorReduce:
+    return "tensor reduction";
+  default:
+    return std::string(I.Head);
+  }
+}
+
+} // namespace
+
+void runCompletionRules(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  std::vector<Site> Sites;
+  std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
+  bool Complete = true;
+  for (uint32_t K = 0; K < FF.Insts.size(); ++K) {
+    const FlowInst &I = FF.Insts[K];
+    Role R;
+    if (I.Op.Kind == OpKind::CpAsync)
+      R = Role::CpAsync;
+    else if (I.Op.isCopy() && I.Op.Comp == Completion::BulkGroup)
+      R = Role::BulkGroup;
+    else if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
+             I.Op.writesShared())
+      R = Role::MbarLoad;
+    else
+      continue;
+    if (Sites.size() >= MaxSites) {
+      Complete = false;
+      continue;
+    }
+    Site S{K, R, FF.address(I.op(I.Op.DstOp)), FF.address(I.op(I.Op.SrcOp)),
+           FF.address(I.op(I.Op.MbarOp)), C.copyBytes(I).value_or(0)};
+    SiteOf[K] = int32_t(Sites.size());
+    Sites.push_back(S);
+  }
+  if (Sites.empty())
+    return;
+  const bool HasCommit = FF.has(OpKind::CpAsyncCommit);
+  const bool HasBulkCommit = FF.has(OpKind::BulkCommit);
+  std::vector<char> ReportedSite(Sites.size(), 0); // F401/F402
+  std::vector<char> ReportedUse(Sites.size(), 0);  // F406/F407
+
+  auto ForRole = [&](CompState &S, Role R, auto &&Fn) {
+    for (size_t K = 0; K < Sites.size(); ++K)
+      if (Sites[K].R == R)
+        Fn(S.F[K], Sites[K]);
+  };
+  // Whether a predicated commit/wait surely covers a site: it runs under
+  // the same predicate as the copy ("@p cp...; @p commit").
+  auto Covers = [&](const FlowInst &Op, const Site &St) {
+    if (Op.Guard.empty())
+      return true;
+    const FlowInst &Cp = FF.Insts[St.Inst];
+    return Cp.Guard == Op.Guard && Cp.GuardNeg == Op.GuardNeg;
+  };
+  // A commit (or wait_all, or mbarrier hand-over) that surely runs.
+  auto Committed = [&](CompState &S, Role R, const FlowInst *Op) {
+    for (size_t K = 0; K < Sites.size(); ++K)
+      if (Sites[K].R == R && (!Op || Covers(*Op, Sites[K])))
+        S.U[K] = 0;
+  };
+
+  // A wait of kind R: copies of that kind that are still uncommitted.
+  // "wait_group N" with N > 0 may deliberately leave the newest, not yet
+  // committed copies in flight ("issue next stage, wait for the older one,
+  // then commit"), so only wait_group 0 is judged, unless the function
+  // never commits that kind at all.
+  const bool HasArriveHandOver = FF.has(OpKind::CpAsyncMbarrierArrive);
+  auto CheckUncommitted = [&](const CompState &S, Role R, uint32_t WaitK) {
+    const FlowInst &W = FF.Insts[WaitK];
+    auto N = FF.constant(W.op(W.Op.WaitNOp));
+    bool NeverCommits = R == Role::CpAsync ? !HasCommit && !HasArriveHandOver
+                                           : !HasBulkCommit;
+    if (!N || (*N != 0 && !NeverCommits))
+      return;
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      if (Sites[K].R != R || !S.U[K] || ReportedSite[K])
+        continue;
+      ReportedSite[K] = 1;
+      const FlowInst &Cp = FF.Insts[Sites[K].Inst];
+      bool Bulk = R == Role::BulkGroup;
+      auto D = C.diag(Bulk ? rules::FlowBulkGroupProtocol
+                           : rules::FlowCpAsyncUncommitted,
+                      Cp.Range,
+                      Bulk ? opName(Cp) + " is not committed to a bulk "
+                                          "async-group before the "
+                                          "cp.async.bulk.wait_group that "
+                                          "follows it; the wait does not "
+                                          "cover it"
+                           : "cp.async is not committed to a cp.async-group "
+                             "before the cp.async.wait_group that follows it; "
+                             "the wait does not cover it");
+      D.note(W.Range, Bulk ? "this wait covers committed bulk async-groups "
+                             "only; add cp.async.bulk.commit_group before it"
+                           : "this wait covers committed cp.async-groups only; "
+                             "add cp.async.commit_group before it");
+      // A commit right after the wait: the classic misplaced commit.
+      if (WaitK + 1 < FF.Insts.size()) {
+        const FlowInst &Next = FF.Insts[WaitK + 1];
+        OpKind Want = Bulk ? OpKind::BulkCommit : OpKind::CpAsyncCommit;
+        if (Next.Op.Kind == Want)
+          D.note(Next.Range, "the commit_group is placed after the wait it "
+                             "was meant for");
+      }
+    }
+  };
+
+  // A wait of the other kind: nothing of its own kind may be pending, and a
+  // copy of the other kind is. Kernels only: a .func's caller may wait.
+  struct Candidate {
+    uint32_t Site, Wait;
+    bool BulkWait;
+  };
+  std::vector<Candidate> WrongKind;
+  CompState AtExit;
+  AtExit.F.assign(Sites.size(), Absent);
+  AtExit.U.assign(Sites.size(), 0);
+  auto CheckWrongKind = [&](const CompState &S, bool BulkWait, uint32_t WaitK) {
+    if (!Complete || !FF.F.IsEntry)
+      return;
+    Role Own = BulkWait ? Role::BulkGroup : Role::CpAsync;
+    Role Other = BulkWait ? Role::CpAsync : Role::BulkGroup;
+    int32_t Witness = -1;
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      if (Sites[K].R == Own && S.F[K] != Absent && S.F[K] != Done)
+        return;
+      if (Sites[K].R == Other && isPending(S.F[K]) && Witness < 0 &&
+          !ReportedSite[K])
+        Witness = int32_t(K);
+    }
+    if (Witness < 0)
+      return;
+    WrongKind.push_back({uint32_t(Witness), WaitK, BulkWait});
+  };
+  // Emitted after the solve, for copies still pending at the exits: a
+  // later wait of the right kind means the wrong one was incidental.
+  auto EmitWrongKind = [&](uint32_t Site, uint32_t WaitK, bool BulkWait) {
+    if (ReportedSite[Site] || !isPending(AtExit.F[Site]))
+      return;
+    ReportedSite[Site] = 1;
+    const FlowInst &Cp = FF.Insts[Sites[Site].Inst];
+    const FlowInst &W = FF.Insts[WaitK];
+    if (BulkWait)
+      C.diag(rules::FlowBulkGroupProtocol, Cp.Range,
+             "cp.async is waited for with cp.async.bulk.wait_group, which "
+             "covers bulk async-groups only")
+          .note(W.Range, "this bulk wait does not wait for cp.async; use "
+                         "cp.async.commit_group and cp.async.wait_group");
+    else
+      C.diag(rules::FlowBulkGroupProtocol, Cp.Range,
+             opName(Cp) + " is a bulk async-group operation, but it is waited "
+                          "for with " + std::string(W.Head) +
+                 ", which covers cp.async only")
+          .note(W.Range, "this wait does not cover bulk async-groups; use "
+                         "cp.async.bulk.commit_group and "
+                         "cp.async.bulk.wait_group");
+  };
+
+  auto CheckExit = [&](const CompState &S, SourceRange ExitAt) {
+    AtExit.join(S);
+    if (!FF.F.IsEntry)
+      return; // a .func may leave commits to its caller
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      Role R = Sites[K].R;
+      if (!S.U[K] || ReportedSite[K])
+        continue;
+      if (!((R == Role::CpAsync && HasCommit) ||
+            (R == Role::BulkGroup && HasBulkCommit)))
+        continue;
+      ReportedSite[K] = 1;
+      const FlowInst &Cp = FF.Insts[Sites[K].Inst];
+      if (R == Role::CpAsync)
+        C.diag(rules::FlowCpAsyncUncommitted, Cp.Range,
+               "cp.async is never committed to a cp.async-group before the "
+               "kernel exits on this path")
+            .note(ExitAt, "the kernel exits here without cp.async.commit_group");
+      else
+        C.diag(rules::FlowBulkGroupProtocol, Cp.Range,
+               opName(Cp) + " is never committed to a bulk async-group before "
+                            "the kernel exits on this path, so it cannot be "
+                            "waited for")
+            .note(ExitAt, "the kernel exits here without "
+                          "cp.async.bulk.commit_group");
+    }
+  };
+
+  auto CheckWrite = [&](const CompState &S, const FlowInst &W) {
+    if (!isSharedSpace(W.Op.Dst))
+      return;
+    AddrKey A = FF.address(W.op(W.Op.DstOp));
+    if (!A.valid())
+      return;
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      const Site &St = Sites[K];
+      if (St.R != Role::BulkGroup || !isPending(S.F[K]) || ReportedUse[K])
+        continue;
+      const FlowInst &Cp = FF.Insts[St.Inst];
+      if (!Cp.Op.readsSharedAsync() ||
+          !FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes))
+        continue;
+      ReportedUse[K] = 1;
+      C.diag(rules::FlowWriteInFlightSource, Cp.Range,
+             opName(Cp) + " reads shared memory that is overwritten while "
+                          "the store may still be reading it")
+          .note(W.Range, "source buffer written here before "
+                         "cp.async.bulk.wait_group.read covers the " +
+                             opName(Cp));
+    }
+  };
+
+  auto CheckRead = [&](const CompState &S, const FlowInst &Rd) {
+    if (!isSharedSpace(Rd.Op.Src))
+      return;
+    AddrKey A = FF.address(Rd.op(Rd.Op.SrcOp));
+    if (!A.valid())
+      return;
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      const Site &St = Sites[K];
+      if (St.R == Role::BulkGroup || !isPending(S.F[K]) || ReportedUse[K])
+        continue;
+      if (!FF.definitelyOverlap(A, Rd.Op.AccessBytes, St.Dst, St.Bytes))
+        continue;
+      ReportedUse[K] = 1;
+      const FlowInst &Cp = FF.Insts[St.Inst];
+      C.diag(rules::FlowReadBeforeComplete, Cp.Range,
+             "the destination of this " + opName(Cp) +
+                 " is read before the copy is known to be complete")
+          .note(Rd.Range, St.R == Role::CpAsync
+                              ? "read here before cp.async.wait_group or "
+                                "cp.async.wait_all covers the copy"
+                              : "read here before mbarrier.try_wait or "
+                                "test_wait on the copy's mbarrier");
+    }
+  };
+
+  CompState Entry;
+  Entry.F.assign(Sites.size(), Absent);
+  Entry.U.assign(Sites.size(), 0);
+  auto Transfer = [&](uint32_t B, CompState &S, bool Report) {
+    const Block &Bl = FF.Blocks[B];
+    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+      const FlowInst &I = FF.Insts[K];
+      bool G = !I.Guard.empty();
+      auto Commit = [&](Role R) {
+        ForRole(S, R, [&](uint8_t &F, const Site &St) {
+          if (!isPending(F))
+            return;
+          uint8_t Aged = pending(ageOf(F) + 1);
+          F = Covers(I, St) ? Aged : joinFact(F, Aged);
+        });
+      };
+      auto Wait = [&](Role R, std::optional<int64_t> N) {
+        ForRole(S, R, [&](uint8_t &F, const Site &St) {
+          if (!isPending(F))
+            return;
+          if (!N)
+            F = Mixed;
+          else if (int64_t(ageOf(F)) > *N)
+            F = killMaybe(F, !Covers(I, St));
+        });
+      };
+      switch (I.Op.Kind) {
+      case OpKind::CpAsyncCommit:
+        Commit(Role::CpAsync);
+        Committed(S, Role::CpAsync, &I);
+        break;
+      case OpKind::BulkCommit:
+        Commit(Role::BulkGroup);
+        Committed(S, Role::BulkGroup, &I);
+        break;
+      case OpKind::CpAsyncWait:
+        if (Report) {
+          CheckUncommitted(S, Role::CpAsync, K);
+          CheckWrongKind(S, false, K);
+        }
+        Wait(Role::CpAsync, FF.constant(I.op(I.Op.WaitNOp)));
+        break;
+      case OpKind::CpAsyncWaitAll:
+        if (Report)
+          CheckWrongKind(S, false, K);
+        ForRole(S, Role::CpAsync, [&](uint8_t &F, const Site &St) {
+          F = killMaybe(F, !Covers(I, St));
+        });
+        Committed(S, Role::CpAsync, &I);
+        break;
+      case OpKind::CpAsyncMbarrierArrive:
+        ForRole(S, Role::CpAsync, [&](uint8_t &F, const Site &St) {
+          F = killMaybe(F, !Covers(I, St));
+        });
+        Committed(S, Role::CpAsync, &I);
+        break;
+      case OpKind::BulkWait:
+        if (Report) {
+          CheckUncommitted(S, Role::BulkGroup, K);
+          CheckWrongKind(S, true, K);
+        }
+        Wait(Role::BulkGroup, FF.constant(I.op(I.Op.WaitNOp)));
+        break;
+      case OpKind::MbarWait: {
+        AddrKey Bar = FF.address(I.op(I.Op.MbarOp));
+        ForRole(S, Role::MbarLoad, [&](uint8_t &F, const Site &St) {
+          if (!Bar.valid() || !St.Mbar.valid() || Bar == St.Mbar)
+            F = killMaybe(F, G);
+        });
+        break;
+      }
+      case OpKind::Call:
+        if (FF.callHasEffects(I)) {
+          for (uint8_t &F : S.F)
+            F = killMaybe(F, false);
+          Committed(S, Role::CpAsync, nullptr);
+          Committed(S, Role::BulkGroup, nullptr);
+        }
+        break;
+      case OpKind::Ret:
+      case OpKind::Exit:
+        if (Report)
+          CheckExit(S, I.Range);
+        break;
+      case OpKind::Store:
+      case OpKind::AtomRed:
+      case OpKind::StMatrix:
+        if (Report)
+          CheckWrite(S, I);
+        break;
+      case OpKind::Load:
+      case OpKind::LdMatrix:
+        if (Report)
+          CheckRead(S, I);
+        break;
+      default:
+        break;
+      }
+      if (SiteOf[K] >= 0) {
+        S.F[size_t(SiteOf[K])] = pending(0);
+        S.U[size_t(SiteOf[K])] = Sites[size_t(SiteOf[K])].R != Role::MbarLoad;
+      }
+      if (I.KillsBase >= 0)
+        for (size_t X = 0; X < Sites.size(); ++X) {
+          const Site &St = Sites[X];
+          if (St.Dst.Base == I.KillsBase || St.Src.Base == I.KillsBase ||
+              St.Mbar.Base == I.KillsBase)
+            S.F[X] = killMaybe(S.F[X], false);
+        }
+    }
+    if (Report && Bl.FallsOffEnd) {
+      SourceRange End{FF.M.Statements[FF.F.EndStatement - 1].Range};
+      CheckExit(S, End);
+    }
+  };
+  if (!solveForward(FF, Entry, Transfer))
+    return;
+  for (const Candidate &Cd : WrongKind)
+    EmitWrongKind(Cd.Site, Cd.Wait, Cd.BulkWait);
+}
+
+} // namespace flow
+} // namespace ptxlint

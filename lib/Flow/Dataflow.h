@@ -1,0 +1,116 @@
+//===- Dataflow.h - A small forward dataflow solver over a FlowFunction --===//
+//
+// States are finite-height lattices with join(); the solver visits blocks in
+// index order (close to reverse post-order for compiler output) from a
+// priority worklist. Work is bounded: a state that keeps changing past the
+// budget makes solve() return false and the rule stays silent.
+//
+// A rule's transfer function is called twice per block: during the fixpoint
+// (Report = false) and once more on the final in-states (Report = true),
+// where it emits diagnostics. Each block is reported exactly once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_FLOW_DATAFLOW_H
+#define PTXLINT_FLOW_DATAFLOW_H
+
+#include "Flow/FlowFunction.h"
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace ptxlint {
+namespace flow {
+
+/// Solves forward from block 0 with Entry, then replays every reached block
+/// with Report = true. Transfer(BlockIndex, State &, bool Report).
+template <class State, class TransferFn>
+bool solveForward(const FlowFunction &FF, const State &Entry,
+                  TransferFn &&Transfer) {
+  size_t NB = FF.Blocks.size();
+  if (NB == 0)
+    return true;
+  std::vector<State> In(NB, Entry);
+  std::vector<char> Reached(NB, 0), Queued(NB, 0);
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> Work;
+  Reached[0] = Queued[0] = 1;
+  Work.push(0);
+  size_t Steps = 0, Budget = 64 * NB + 4096;
+  while (!Work.empty()) {
+    if (++Steps > Budget)
+      return false;
+    uint32_t B = Work.top();
+    Work.pop();
+    Queued[B] = 0;
+    State S = In[B];
+    Transfer(B, S, false);
+    for (uint32_t Succ : FF.Blocks[B].Succs) {
+      bool Changed;
+      if (!Reached[Succ]) {
+        In[Succ] = S;
+        Reached[Succ] = 1;
+        Changed = true;
+      } else {
+        Changed = In[Succ].join(S);
+      }
+      if (Changed && !Queued[Succ]) {
+        Queued[Succ] = 1;
+        Work.push(Succ);
+      }
+    }
+  }
+  for (uint32_t B = 0; B < NB; ++B)
+    if (Reached[B]) {
+      State S = In[B];
+      Transfer(B, S, true);
+    }
+  return true;
+}
+
+/// The per-fact lattice most flow rules use. Absent (the fact's instruction
+/// has not run on this path) is neutral, so a path that never issued a copy
+/// does not hide one that did; Pending and Done on different paths give
+/// Mixed, where rules stay silent (a correlated branch may make one of the
+/// paths impossible).
+enum FactState : uint8_t { Absent = 0, Done = 1, Mixed = 2, PendingBase = 3 };
+constexpr uint8_t MaxAge = 8;
+inline uint8_t pending(unsigned Age) {
+  return uint8_t(PendingBase + (Age > MaxAge ? MaxAge : Age));
+}
+inline bool isPending(uint8_t S) { return S >= PendingBase; }
+inline unsigned ageOf(uint8_t S) { return unsigned(S - PendingBase); }
+inline uint8_t joinFact(uint8_t A, uint8_t B) {
+  if (A == B || B == Absent)
+    return A;
+  if (A == Absent)
+    return B;
+  return Mixed;
+}
+
+/// A vector of facts, joined element-wise.
+struct FactVector {
+  std::vector<uint8_t> F;
+  bool join(const FactVector &O) {
+    bool Changed = false;
+    for (size_t K = 0; K < F.size(); ++K) {
+      uint8_t J = joinFact(F[K], O.F[K]);
+      if (J != F[K]) {
+        F[K] = J;
+        Changed = true;
+      }
+    }
+    return Changed;
+  }
+};
+
+/// Applies a kill (Done) that may not run: a predicated fence or wait.
+inline uint8_t killMaybe(uint8_t S, bool Guarded) {
+  if (S == Absent)
+    return Absent;
+  return Guarded ? joinFact(S, uint8_t(Done)) : uint8_t(Done);
+}
+
+} // namespace flow
+} // namespace ptxlint
+#endif

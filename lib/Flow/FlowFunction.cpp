@@ -1,0 +1,734 @@
+//===- FlowFunction.cpp - Decode, CFG and register values -----------------===//
+
+#include "Flow/FlowFunction.h"
+
+#include "Parse/StatementFilter.h"
+#include "Parse/StatementParser.h"
+
+#include <algorithm>
+
+namespace ptxlint {
+namespace flow {
+
+uint64_t symbolBytes(const Symbol &S) {
+  if (S.Extern || S.RangeCount)
+    return 0;
+  std::string_view T = S.Type;
+  uint64_t Elem = 0;
+  if (T == ".b8" || T == ".u8" || T == ".s8")
+    Elem = 1;
+  else if (T == ".b16" || T == ".u16" || T == ".s16" || T == ".f16" ||
+           T == ".bf16")
+    Elem = 2;
+  else if (T == ".b32" || T == ".u32" || T == ".s32" || T == ".f32")
+    Elem = 4;
+  else if (T == ".b64" || T == ".u64" || T == ".s64" || T == ".f64")
+    Elem = 8;
+  if (!Elem)
+    return 0;
+  if (S.VectorWidth)
+    Elem *= S.VectorWidth;
+  if (!S.IsArray)
+    return Elem;
+  if (!S.ArraySize)
+    return 0;
+  return S.ArraySize * Elem;
+}
+
+namespace {
+
+bool isIdentChar(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+         (C >= '0' && C <= '9') || C == '_' || C == '$' || C == '%';
+}
+bool isSpace(char C) {
+  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+         C == '\v';
+}
+
+std::string_view trim(std::string_view S, uint32_t &Offset) {
+  while (!S.empty() && isSpace(S.front())) {
+    S.remove_prefix(1);
+    ++Offset;
+  }
+  while (!S.empty() && isSpace(S.back()))
+    S.remove_suffix(1);
+  return S;
+}
+
+bool parseInt(std::string_view S, int64_t &Out) {
+  bool Neg = false;
+  while (!S.empty() && isSpace(S.front()))
+    S.remove_prefix(1);
+  if (!S.empty() && (S[0] == '-' || S[0] == '+')) {
+    Neg = S[0] == '-';
+    S.remove_prefix(1);
+    while (!S.empty() && isSpace(S.front()))
+      S.remove_prefix(1);
+  }
+  while (!S.empty() && isSpace(S.back()))
+    S.remove_suffix(1);
+  uint64_t V = 0;
+  bool Overflow = false;
+  if (S.empty() || !parseIntegerLiteral(S, V, Overflow) || Overflow)
+    return false;
+  Out = Neg ? int64_t(0 - V) : int64_t(V);
+  return true;
+}
+
+/// Splits S at top-level separators (',' and, if Bar, '|'), skipping
+/// comments. Pieces keep their offset relative to S.
+template <class Fn>
+void splitTop(std::string_view S, bool Bar, Fn &&Piece, bool FirstOnly = false) {
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t K = 0; K < S.size(); ++K) {
+    char C = S[K];
+    if (C == '/' && K + 1 < S.size() && (S[K + 1] == '/' || S[K + 1] == '*')) {
+      size_t E = S[K + 1] == '/' ? S.find('\n', K) : S.find("*/", K + 2);
+      K = E == std::string_view::npos ? S.size() : E + (S[K + 1] == '*' ? 1 : 0);
+      continue;
+    }
+    if (C == '[' || C == '{' || C == '(')
+      ++Depth;
+    else if (C == ']' || C == '}' || C == ')')
+      --Depth;
+    else if (Depth == 0 && (C == ',' || (Bar && C == '|'))) {
+      Piece(S.substr(Start, K - Start), uint32_t(Start));
+      if (FirstOnly)
+        return;
+      Start = K + 1;
+    }
+  }
+  Piece(S.substr(Start), uint32_t(Start));
+}
+
+class ModifierList : public QualifierList {
+public:
+  explicit ModifierList(const std::vector<Modifier> &M) : Mods(M) {}
+  size_t size() const override { return Mods.size(); }
+  std::string_view at(size_t K) const override {
+    std::string_view T = Mods[K].Text;
+    return T.empty() ? T : T.substr(1);
+  }
+
+private:
+  const std::vector<Modifier> &Mods;
+};
+
+std::string stripSpaces(std::string_view S) {
+  std::string Out;
+  for (char C : S)
+    if (!isSpace(C))
+      Out += C;
+  return Out;
+}
+
+} // namespace
+
+// --- construction -------------------------------------------------------------
+
+CalleeMap buildCalleeMap(const Module &M) {
+  CalleeMap Map;
+  for (const Function &G : M.Functions) {
+    bool &HasBody = Map[G.Name];
+    HasBody = HasBody || !G.IsPrototype;
+  }
+  return Map;
+}
+
+FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
+                           uint32_t FunctionIndex, const CalleeMap *Callees)
+    : M(M), ST(ST), F(M.Functions[FunctionIndex]), FIndex(FunctionIndex),
+      Callees(Callees) {
+  if (!this->Callees) {
+    OwnCallees = buildCalleeMap(M);
+    this->Callees = &OwnCallees;
+  }
+  build();
+}
+
+int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
+  auto It = BaseIndex.find(Name);
+  if (It != BaseIndex.end())
+    return It->second;
+  BaseInfo B{BaseInfo::Register, Name, nullptr, 0};
+  if (!IsRegister) {
+    B.K = BaseInfo::OtherSym;
+    if (const Symbol *S = ST.lookup(Name, int32_t(FIndex))) {
+      B.Sym = S;
+      switch (S->Space) {
+      case StateSpace::Shared:
+        B.K = BaseInfo::SharedSym;
+        B.Bytes = symbolBytes(*S);
+        break;
+      case StateSpace::Param:
+        B.K = BaseInfo::ParamSym;
+        break;
+      case StateSpace::Global:
+      case StateSpace::Const:
+        B.K = BaseInfo::GlobalSym;
+        break;
+      default:
+        break;
+      }
+    }
+  }
+  int32_t Id = int32_t(Bases.size());
+  Bases.push_back(B);
+  BaseIndex.emplace(Name, Id);
+  return Id;
+}
+
+static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
+  Opnd O;
+  O.Range = A.Range;
+  O.Negated = A.Negated;
+  auto IsReg = [&](std::string_view Name) {
+    if (!Name.empty() && Name[0] == '%')
+      return true;
+    const Symbol *S = ST.lookup(Name, Fn);
+    return S && S->Space == StateSpace::Reg;
+  };
+  switch (A.Kind) {
+  case OperandKind::Register:
+  case OperandKind::Symbol:
+    O.Name = A.Name;
+    O.K = IsReg(A.Name) ? Opnd::Reg : Opnd::Sym;
+    break;
+  case OperandKind::Immediate:
+    O.K = Opnd::Imm;
+    O.HasValue = A.HasValue;
+    O.Value = A.Value;
+    break;
+  case OperandKind::Address: {
+    O.K = Opnd::Addr;
+    if (A.Elements.empty())
+      break;
+    const Operand &B = A.Elements[0];
+    if (B.Kind == OperandKind::Register || B.Kind == OperandKind::Symbol) {
+      O.Name = B.Name;
+      O.BaseIsReg = IsReg(B.Name);
+      O.HasValue = B.Component.empty();
+      O.Value = A.HasOffset ? A.Offset : 0;
+    } else if (B.Kind == OperandKind::Immediate && B.HasValue) {
+      O.HasValue = true;
+      O.Value = B.Value;
+    }
+    if (A.Elements.size() > 1) {
+      const Operand &C = A.Elements[1];
+      O.Coords = stripSpaces(C.Text);
+      O.CoordsConst = C.Kind == OperandKind::Vector;
+      for (const Operand &E : C.Elements)
+        if (E.Kind != OperandKind::Immediate)
+          O.CoordsConst = false;
+    }
+    break;
+  }
+  case OperandKind::Vector:
+    O.K = Opnd::Vec;
+    for (const Operand &E : A.Elements)
+      if (E.Kind == OperandKind::Register ||
+          (E.Kind == OperandKind::Symbol && IsReg(E.Name)))
+        O.Regs.push_back(E.Name);
+    break;
+  default:
+    O.K = Opnd::Other;
+    break;
+  }
+  return O;
+}
+
+void FlowFunction::decode(FlowInst &I, const Statement &S) {
+  I.Range = S.Range;
+  I.Head = S.Head;
+  std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
+  if (!Text.empty() && Text[0] == '@') {
+    size_t K = 1;
+    while (K < Text.size() && isSpace(Text[K]))
+      ++K;
+    if (K < Text.size() && Text[K] == '!') {
+      I.GuardNeg = true;
+      ++K;
+    }
+    while (K < Text.size() && isSpace(Text[K]))
+      ++K;
+    size_t B = K;
+    while (K < Text.size() && isIdentChar(Text[K]))
+      ++K;
+    I.Guard = Text.substr(B, K - B);
+  }
+  int32_t Fn = int32_t(FIndex);
+  if (S.ParsedIndex >= 0) {
+    const Instruction &P = M.Instructions[size_t(S.ParsedIndex)];
+    I.Parsed = &P;
+    I.Op = classify(P.Opcode, ModifierList(P.Modifiers), unsigned(P.Operands.size()));
+    I.Ops.reserve(P.Operands.size());
+    for (const Operand &A : P.Operands)
+      I.Ops.push_back(fromAst(A, ST, Fn));
+    return;
+  }
+  if (needsFullParse(S)) {
+    Analyzable = false; // a statement the parser rejected: trust nothing
+    return;
+  }
+  HeadQualifiers HQ(S.Head);
+  I.Op = classify(HQ.opcode(), HQ, 0);
+  // Register values need every operand of the instructions that compute
+  // addresses and constants; of the others only the destination matters.
+  std::string_view Opc = HQ.opcode();
+  bool AllOperands = I.Op.Kind != OpKind::Other || Opc == "mov" ||
+                     Opc == "add" || Opc == "sub" || Opc == "mad" ||
+                     Opc == "cvta" || Opc == "cvt";
+  // Operands: after the head word, up to the ';'.
+  uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - M.Text.data());
+  uint32_t End = S.Range.End;
+  if (End > HeadEnd && M.Text[End - 1] == ';')
+    --End;
+  std::string_view Rest = M.Text.substr(HeadEnd, End > HeadEnd ? End - HeadEnd : 0);
+  uint32_t Base = HeadEnd;
+  if (!trim(Rest, Base).empty()) {
+    splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
+      uint32_t At = HeadEnd + Off;
+      std::string_view T = trim(P, At);
+      Opnd O;
+      O.Range = {At, At + uint32_t(T.size())};
+      if (T.empty()) {
+        O.K = Opnd::Other;
+      } else if (T[0] == '[') {
+        O.K = Opnd::Addr;
+        size_t Close = T.rfind(']');
+        std::string_view In = T.substr(1, Close == std::string_view::npos ? std::string_view::npos : Close - 1);
+        size_t Comma = std::string_view::npos;
+        int Depth = 0;
+        for (size_t K = 0; K < In.size(); ++K) {
+          if (In[K] == '{' || In[K] == '[' || In[K] == '(')
+            ++Depth;
+          else if (In[K] == '}' || In[K] == ']' || In[K] == ')')
+            --Depth;
+          else if (In[K] == ',' && Depth == 0) {
+            Comma = K;
+            break;
+          }
+        }
+        std::string_view BaseExpr = In.substr(0, Comma);
+        uint32_t Dummy = 0;
+        BaseExpr = trim(BaseExpr, Dummy);
+        size_t K = 0;
+        while (K < BaseExpr.size() && isIdentChar(BaseExpr[K]))
+          ++K;
+        std::string_view Name = BaseExpr.substr(0, K);
+        std::string_view Tail = trim(BaseExpr.substr(K), Dummy);
+        int64_t V = 0;
+        if (!Name.empty() && !(Name[0] >= '0' && Name[0] <= '9')) {
+          O.Name = Name;
+          const Symbol *Sy = Name[0] == '%' ? nullptr : ST.lookup(Name, Fn);
+          O.BaseIsReg = Name[0] == '%' || (Sy && Sy->Space == StateSpace::Reg);
+          if (Tail.empty()) {
+            O.HasValue = true;
+          } else if ((Tail[0] == '+' || Tail[0] == '-') &&
+                     parseInt(Tail.substr(1), V)) {
+            O.HasValue = true;
+            O.Value = Tail[0] == '-' ? -V : V;
+          }
+        } else if (parseInt(BaseExpr, V)) {
+          O.HasValue = true;
+          O.Value = V;
+        }
+        if (Comma != std::string_view::npos) {
+          std::string_view C = trim(In.substr(Comma + 1), Dummy);
+          O.Coords = stripSpaces(C);
+          O.CoordsConst = !C.empty() && C[0] == '{';
+          if (O.CoordsConst && C.size() >= 2)
+            splitTop(C.substr(1, C.size() - 2), false,
+                     [&](std::string_view E, uint32_t) {
+                       int64_t X;
+                       if (!parseInt(E, X))
+                         O.CoordsConst = false;
+                     });
+        }
+      } else if (T[0] == '{' || T.find('|') != std::string_view::npos) {
+        O.K = Opnd::Vec;
+        std::string_view In = T[0] == '{' ? T.substr(1, T.size() >= 2 ? T.size() - 2 : 0) : T;
+        splitTop(In, true, [&](std::string_view E, uint32_t) {
+          uint32_t D = 0;
+          E = trim(E, D);
+          if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) && !(E[0] >= '0' && E[0] <= '9'))))
+            O.Regs.push_back(E);
+        });
+      } else if (T[0] == '!') {
+        O.K = Opnd::Reg;
+        O.Negated = true;
+        uint32_t D = 0;
+        O.Name = trim(T.substr(1), D);
+      } else if ((T[0] >= '0' && T[0] <= '9') || T[0] == '-') {
+        int64_t V;
+        if (parseInt(T, V)) {
+          O.K = Opnd::Imm;
+          O.HasValue = true;
+          O.Value = V;
+        } else {
+          O.K = Opnd::Other;
+        }
+      } else if (T[0] == '(') {
+        O.K = Opnd::Vec; // call tuple
+        splitTop(T.substr(1, T.size() >= 2 ? T.size() - 2 : 0), false,
+                 [&](std::string_view E, uint32_t) {
+                   uint32_t D = 0;
+                   E = trim(E, D);
+                   if (!E.empty() && E[0] == '%')
+                     O.Regs.push_back(E);
+                 });
+      } else if (isIdentChar(T[0])) {
+        size_t K = 0;
+        while (K < T.size() && (isIdentChar(T[K]) || T[K] == '.'))
+          ++K;
+        O.Name = T.substr(0, K);
+        if (K != T.size()) {
+          O.K = Opnd::Other; // an expression
+        } else {
+          const Symbol *Sy = T[0] == '%' ? nullptr : ST.lookup(O.Name, Fn);
+          O.K = T[0] == '%' || (Sy && Sy->Space == StateSpace::Reg) ? Opnd::Reg
+                                                                    : Opnd::Sym;
+        }
+      } else {
+        O.K = Opnd::Other;
+      }
+      I.Ops.push_back(std::move(O));
+    }, /*FirstOnly=*/!AllOperands);
+  }
+}
+
+void FlowFunction::build() {
+  if (F.IsPrototype || F.EndStatement <= F.FirstStatement) {
+    Analyzable = false;
+    return;
+  }
+  std::unordered_map<std::string_view, uint32_t> Labels;
+  std::vector<char> Leader;
+  for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
+    const Statement &S = M.Statements[K];
+    if (S.Kind == StatementKind::Label) {
+      if (!Labels.emplace(S.Head, uint32_t(Insts.size())).second)
+        Analyzable = false; // the same label twice (nested scopes): give up
+      Leader.resize(Insts.size() + 1, 0);
+      Leader[Insts.size()] = 1;
+      continue;
+    }
+    if (S.Kind != StatementKind::Instruction)
+      continue;
+    FlowInst I;
+    I.Stmt = K;
+    decode(I, S);
+    KindCount[size_t(I.Op.Kind)]++;
+    OpKind Kd = I.Op.Kind;
+    bool Ends = Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
+                Kd == OpKind::Trap || Kd == OpKind::BranchIndirect;
+    Insts.push_back(std::move(I));
+    if (Ends) {
+      Leader.resize(Insts.size() + 1, 0);
+      Leader[Insts.size()] = 1;
+    }
+  }
+  if (has(OpKind::BranchIndirect))
+    Analyzable = false;
+  if (!Analyzable)
+    return;
+  uint32_t N = uint32_t(Insts.size());
+  Leader.resize(N + 1, 0);
+  Leader[0] = 1;
+  // Blocks: [leader, next leader). A label at the very end gets an empty
+  // block so branches to it have somewhere to go.
+  std::vector<uint32_t> BlockOf(N + 1, 0);
+  for (uint32_t K = 0; K < N; ++K) {
+    if (Leader[K]) {
+      if (!Blocks.empty())
+        Blocks.back().End = K;
+      Block B;
+      B.Begin = K;
+      Blocks.push_back(B);
+    }
+    BlockOf[K] = uint32_t(Blocks.size() - 1);
+  }
+  if (!Blocks.empty())
+    Blocks.back().End = N;
+  bool LabelAtEnd = false;
+  for (const auto &L : Labels)
+    LabelAtEnd |= L.second == N;
+  if (Blocks.empty() || LabelAtEnd) {
+    Block B;
+    B.Begin = B.End = N;
+    Blocks.push_back(B);
+  }
+  BlockOf[N] = uint32_t(Blocks.size() - 1);
+  for (uint32_t B = 0; B < Blocks.size(); ++B) {
+    Block &Bl = Blocks[B];
+    bool HasNext = B + 1 < Blocks.size();
+    if (Bl.Begin == Bl.End) {
+      if (HasNext)
+        Bl.Succs.push_back(B + 1);
+      else
+        Bl.FallsOffEnd = true;
+      continue;
+    }
+    const FlowInst &Last = Insts[Bl.End - 1];
+    bool Guarded = !Last.Guard.empty();
+    bool FallThrough = true;
+    switch (Last.Op.Kind) {
+    case OpKind::Branch: {
+      const Opnd *T = Last.op(0);
+      auto It = T ? Labels.find(T->Name) : Labels.end();
+      if (It == Labels.end()) {
+        Analyzable = false;
+        return;
+      }
+      Bl.Succs.push_back(BlockOf[It->second]);
+      FallThrough = Guarded;
+      break;
+    }
+    case OpKind::Ret:
+    case OpKind::Exit:
+    case OpKind::Trap:
+      FallThrough = Guarded;
+      break;
+    default:
+      break;
+    }
+    if (FallThrough) {
+      if (HasNext) {
+        if (std::find(Bl.Succs.begin(), Bl.Succs.end(), B + 1) == Bl.Succs.end())
+          Bl.Succs.push_back(B + 1);
+      } else {
+        Bl.FallsOffEnd = true;
+      }
+    }
+  }
+  computeValues();
+}
+
+// --- register values ------------------------------------------------------------
+
+static Val joinVal(const Val &A, const Val &B) {
+  if (A.K == Val::Undef)
+    return B;
+  if (B.K == Val::Undef || A == B)
+    return A;
+  if (A.K == Val::Ptr && B.K == Val::Ptr && A.Base == B.Base)
+    return Val{Val::Ptr, A.Base, false, 0};
+  return Val{Val::Unknown, -1, false, 0};
+}
+
+Val FlowFunction::regVal(std::string_view Name) const {
+  auto It = RegIndex.find(Name);
+  if (It == RegIndex.end()) // never defined here: a special register or a
+    return Val{Val::Ptr, baseFor(Name, true), true, 0}; // .func parameter
+  const Val &V = RegVals[size_t(It->second)];
+  if (V.K == Val::Undef)
+    return Val{Val::Unknown, -1, false, 0};
+  return V;
+}
+
+Val FlowFunction::operandVal(const Opnd &O) const {
+  switch (O.K) {
+  case Opnd::Imm:
+    return O.HasValue ? Val{Val::Const, -1, true, O.Value}
+                      : Val{Val::Unknown, -1, false, 0};
+  case Opnd::Reg: {
+    if (O.Negated)
+      return Val{Val::Unknown, -1, false, 0};
+    auto It = RegIndex.find(O.Name);
+    if (It == RegIndex.end())
+      return Val{Val::Ptr, baseFor(O.Name, true), true, 0};
+    return RegVals[size_t(It->second)]; // may be Undef during the fixpoint
+  }
+  case Opnd::Sym:
+    return Val{Val::Ptr, baseFor(O.Name, false), true, 0};
+  default:
+    return Val{Val::Unknown, -1, false, 0};
+  }
+}
+
+Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
+  const Val Unknown{Val::Unknown, -1, false, 0};
+  Val Self = RegDefs[size_t(Reg)] == 1
+                 ? Val{Val::Ptr, baseFor(RegNames[size_t(Reg)], true), true, 0}
+                 : Unknown;
+  if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)
+    return Self; // vector or tuple destinations
+  size_t Dot = I.Head.find('.');
+  std::string_view Op = I.Head.substr(0, Dot);
+  auto Symbolic = [&](const Val &V) {
+    return V.K == Val::Ptr && Bases[size_t(V.Base)].K != BaseInfo::Register;
+  };
+  size_t N = I.Ops.size();
+  if (Op == "mov" && N == 2) {
+    Val V = operandVal(I.Ops[1]);
+    if (V.K == Val::Ptr && !Symbolic(V))
+      return Self; // %r2 = %tid.x: a fresh opaque value
+    return V.K == Val::Unknown ? Self : V;
+  }
+  if ((Op == "cvta" || Op == "cvt") && N == 2 && I.Ops[1].K == Opnd::Reg) {
+    Val V = operandVal(I.Ops[1]);
+    if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
+      return V;
+    return Self;
+  }
+  if ((Op == "add" || Op == "sub") && N == 3) {
+    Val A = operandVal(I.Ops[1]), B = operandVal(I.Ops[2]);
+    if (A.K == Val::Undef || B.K == Val::Undef)
+      return Val{};
+    bool Sub = Op == "sub";
+    if (A.K == Val::Const && B.K == Val::Const)
+      return Val{Val::Const, -1, true, Sub ? A.Off - B.Off : A.Off + B.Off};
+    if (Symbolic(A) && B.K == Val::Const)
+      return Val{Val::Ptr, A.Base, A.OffKnown, Sub ? A.Off - B.Off : A.Off + B.Off};
+    if (!Sub && A.K == Val::Const && Symbolic(B))
+      return Val{Val::Ptr, B.Base, B.OffKnown, A.Off + B.Off};
+    if (Symbolic(A) && !Symbolic(B))
+      return Val{Val::Ptr, A.Base, false, 0};
+    if (!Sub && Symbolic(B) && !Symbolic(A))
+      return Val{Val::Ptr, B.Base, false, 0};
+    if (Symbolic(A) || Symbolic(B))
+      return Unknown;
+    return Self;
+  }
+  if (Op == "mad" && N == 4) {
+    Val C = operandVal(I.Ops[3]);
+    if (C.K == Val::Undef)
+      return Val{};
+    if (Symbolic(C))
+      return Val{Val::Ptr, C.Base, false, 0};
+    return Self;
+  }
+  if (Op == "ld" && I.Op.Src == Space::Param && N == 2 &&
+      I.Ops[1].K == Opnd::Addr && !I.Ops[1].BaseIsReg &&
+      !I.Ops[1].Name.empty() && I.Ops[1].HasValue && I.Ops[1].Value == 0)
+    return Val{Val::Ptr, baseFor(I.Ops[1].Name, false), true, 0};
+  return Self;
+}
+
+void FlowFunction::computeValues() {
+  struct Def {
+    uint32_t Inst;
+    int32_t Reg;
+  };
+  std::vector<Def> Defs;
+  auto Define = [&](uint32_t K, std::string_view Name) {
+    if (Name.empty())
+      return;
+    auto [It, New] = RegIndex.emplace(Name, int32_t(RegNames.size()));
+    if (New) {
+      RegNames.push_back(Name);
+      RegDefs.push_back(0);
+    }
+    RegDefs[size_t(It->second)]++;
+    Defs.push_back({K, It->second});
+  };
+  for (uint32_t K = 0; K < Insts.size(); ++K) {
+    const FlowInst &I = Insts[K];
+    if (I.Ops.empty())
+      continue;
+    const Opnd &D = I.Ops[0];
+    if (D.K == Opnd::Reg && !D.Negated)
+      Define(K, D.Name);
+    else if (D.K == Opnd::Vec)
+      for (std::string_view R : D.Regs)
+        Define(K, R);
+  }
+  RegVals.assign(RegNames.size(), Val{});
+  bool Changed = true;
+  for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
+    Changed = false;
+    for (const Def &D : Defs) {
+      Val V = evalDef(Insts[D.Inst], D.Reg);
+      if (V.K == Val::Undef)
+        continue;
+      Val J = joinVal(RegVals[size_t(D.Reg)], V);
+      if (J != RegVals[size_t(D.Reg)]) {
+        RegVals[size_t(D.Reg)] = J;
+        Changed = true;
+      }
+    }
+  }
+  if (Changed) {
+    ValuesValid = false;
+    return;
+  }
+  // A register that owns a base is killed by its definitions: facts keyed on
+  // its old value do not hold for the new one.
+  for (const Def &D : Defs) {
+    auto It = BaseIndex.find(RegNames[size_t(D.Reg)]);
+    if (It != BaseIndex.end() && Bases[size_t(It->second)].K == BaseInfo::Register)
+      Insts[D.Inst].KillsBase = It->second;
+  }
+}
+
+// --- queries -----------------------------------------------------------------------
+
+AddrKey FlowFunction::address(const Opnd *O) const {
+  AddrKey K;
+  if (!O || O->K != Opnd::Addr || !O->HasValue || O->Name.empty())
+    return K;
+  if (!O->BaseIsReg) {
+    K.Base = baseFor(O->Name, false);
+    K.OffKnown = true;
+    K.Off = O->Value;
+    return K;
+  }
+  if (!ValuesValid)
+    return K;
+  Val V = regVal(O->Name);
+  if (V.K != Val::Ptr)
+    return K;
+  K.Base = V.Base;
+  K.OffKnown = V.OffKnown;
+  K.Off = V.Off + O->Value;
+  return K;
+}
+
+std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
+  if (!O)
+    return std::nullopt;
+  if (O->K == Opnd::Imm && O->HasValue)
+    return O->Value;
+  if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
+    auto It = RegIndex.find(O->Name);
+    if (It != RegIndex.end() && RegVals[size_t(It->second)].K == Val::Const)
+      return RegVals[size_t(It->second)].Off;
+  }
+  return std::nullopt;
+}
+
+bool FlowFunction::definitelyOverlap(const AddrKey &A, uint64_t SizeA,
+                                     const AddrKey &B, uint64_t SizeB) const {
+  if (!A.valid() || !B.valid() || A.Base != B.Base)
+    return false;
+  if (A.OffKnown && B.OffKnown) {
+    int64_t LA = int64_t(std::max<uint64_t>(SizeA, 1));
+    int64_t LB = int64_t(std::max<uint64_t>(SizeB, 1));
+    return A.Off < B.Off + LB && B.Off < A.Off + LA;
+  }
+  uint64_t Bytes = Bases[size_t(A.Base)].Bytes;
+  if (!Bytes)
+    return false;
+  auto Covers = [&](const AddrKey &K, uint64_t Size) {
+    return K.OffKnown && K.Off <= 0 && int64_t(Size) + K.Off >= int64_t(Bytes);
+  };
+  return Covers(A, SizeA) || Covers(B, SizeB);
+}
+
+bool FlowFunction::callHasEffects(const FlowInst &I) const {
+  for (const Opnd &O : I.Ops) {
+    if (O.K == Opnd::Reg)
+      return true; // indirect call
+    if (O.K != Opnd::Sym)
+      continue;
+    auto It = Callees->find(O.Name);
+    // An external function (no body here) does no async work of ours.
+    return It != Callees->end() && It->second;
+  }
+  return true;
+}
+
+} // namespace flow
+} // namespace ptxlint

@@ -1,0 +1,165 @@
+//===- FlowFunction.h - One function as a CFG of classified instructions -===//
+//
+// Built once per function that contains async-copy work:
+//  * every instruction statement, classified (AsyncOpClassifier) and with
+//    its operands decoded: parsed statements from the AST, the others by a
+//    light operand splitter (they are only needed for register values);
+//  * basic blocks split at labels and after bra/ret/exit; predicated branches
+//    and returns keep their fall-through edge; calls fall through;
+//  * register values, flow-insensitively: which shared/param symbol (plus
+//    constant offset, when known) a register points into, and which
+//    registers hold known constants. Registers with conflicting definitions
+//    are Unknown, so rules that need an address stay silent.
+//
+// Everything is linear in the function's size (the value fixpoint is
+// capped; a function that does not converge gets no values).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_FLOW_FLOWFUNCTION_H
+#define PTXLINT_FLOW_FLOWFUNCTION_H
+
+#include "Flow/AsyncOpClassifier.h"
+#include "ptxlint/AST.h"
+#include "ptxlint/SymbolTable.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ptxlint {
+namespace flow {
+
+/// A decoded operand.
+struct Opnd {
+  enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other } K = None;
+  std::string_view Name; ///< Reg/Sym name; Addr: base name (empty: [imm])
+  bool BaseIsReg = false;
+  bool HasValue = false; ///< Imm: Value valid
+  int64_t Value = 0;     ///< Imm value; Addr: offset (0 if none)
+  bool Negated = false;
+  SourceRange Range;
+  std::string Coords;    ///< Addr with tensor coordinates: "{a,b}" (no spaces)
+  bool CoordsConst = false;
+  std::vector<std::string_view> Regs; ///< Vec / "p|q": register names
+};
+
+struct FlowInst {
+  uint32_t Stmt = 0;
+  SourceRange Range;
+  std::string_view Head;
+  const Instruction *Parsed = nullptr;
+  AsyncOp Op;
+  std::vector<Opnd> Ops;
+  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
+  bool GuardNeg = false;
+  int32_t KillsBase = -1; ///< base id whose register this defines
+  const Opnd *op(int8_t K) const {
+    return K >= 0 && size_t(K) < Ops.size() ? &Ops[size_t(K)] : nullptr;
+  }
+};
+
+struct Block {
+  uint32_t Begin = 0, End = 0; ///< FlowInst indices
+  std::vector<uint32_t> Succs;
+  bool FallsOffEnd = false; ///< control reaches the closing '}'
+};
+
+/// An abstract register value.
+struct Val {
+  enum Kind : uint8_t { Undef, Const, Ptr, Unknown } K = Undef;
+  int32_t Base = -1;     ///< Ptr: base id
+  bool OffKnown = false; ///< Ptr: Off valid
+  int64_t Off = 0;       ///< Ptr offset / Const value
+  bool operator==(const Val &O) const {
+    return K == O.K && Base == O.Base && OffKnown == O.OffKnown && Off == O.Off;
+  }
+  bool operator!=(const Val &O) const { return !(*this == O); }
+};
+
+/// What an address base is.
+struct BaseInfo {
+  enum Kind : uint8_t { SharedSym, ParamSym, GlobalSym, OtherSym, Register } K;
+  std::string_view Name;
+  const Symbol *Sym = nullptr;
+  uint64_t Bytes = 0; ///< SharedSym with a known size, else 0
+};
+
+/// A resolved memory address: base object + offset (if known).
+struct AddrKey {
+  int32_t Base = -1; ///< -1: unresolved
+  bool OffKnown = false;
+  int64_t Off = 0;
+  bool valid() const { return Base >= 0; }
+  bool operator==(const AddrKey &O) const {
+    return Base == O.Base && OffKnown == O.OffKnown && Off == O.Off;
+  }
+};
+
+/// Functions of a module by name: true when defined with a body here.
+using CalleeMap = std::unordered_map<std::string_view, bool>;
+CalleeMap buildCalleeMap(const Module &M);
+
+class FlowFunction {
+public:
+  /// Callees: from buildCalleeMap(M); when null, it is built here (tests).
+  FlowFunction(const Module &M, const SymbolTable &ST, uint32_t FunctionIndex,
+               const CalleeMap *Callees = nullptr);
+
+  const Module &M;
+  const SymbolTable &ST;
+  const Function &F;
+  uint32_t FIndex;
+  std::vector<FlowInst> Insts;
+  std::vector<Block> Blocks;
+  /// False when the CFG cannot be trusted (brx, unknown label, a statement
+  /// that failed to parse): no flow rule runs.
+  bool Analyzable = true;
+  bool ValuesValid = true;
+  mutable std::vector<BaseInfo> Bases;
+
+  /// Base + offset of an address operand; invalid when unresolved.
+  AddrKey address(const Opnd *O) const;
+  /// Constant value of an immediate or of a register holding a constant.
+  std::optional<int64_t> constant(const Opnd *O) const;
+  /// Whether the function has a statement of this kind at all.
+  bool has(OpKind K) const { return KindCount[size_t(K)] != 0; }
+  unsigned count(OpKind K) const { return KindCount[size_t(K)]; }
+  bool isSharedBase(int32_t B) const {
+    return B >= 0 && (Bases[size_t(B)].K == BaseInfo::SharedSym);
+  }
+  /// Both addresses definitely touch a common byte. Sizes of 0 mean unknown
+  /// (at least one byte).
+  bool definitelyOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
+                         uint64_t SizeB) const;
+  /// Calls to a function defined in this module (which may commit, wait or
+  /// fence on the caller's behalf) make rules forget what they know.
+  bool callHasEffects(const FlowInst &I) const;
+
+private:
+  void build();
+  void decode(FlowInst &I, const Statement &S);
+  void buildBlocks();
+  void computeValues();
+  int32_t baseFor(std::string_view Name, bool IsRegister) const;
+  Val regVal(std::string_view Name) const;
+  Val operandVal(const Opnd &O) const;
+  Val evalDef(const FlowInst &I, int32_t Reg) const;
+
+  mutable std::unordered_map<std::string_view, int32_t> BaseIndex;
+  std::unordered_map<std::string_view, int32_t> RegIndex;
+  CalleeMap OwnCallees;
+  const CalleeMap *Callees = nullptr;
+  std::vector<Val> RegVals;
+  std::vector<uint32_t> RegDefs;     ///< number of definitions
+  std::vector<std::string_view> RegNames;
+  unsigned KindCount[64] = {};
+};
+
+/// Number of bytes of a symbol declared in shared memory, 0 if unknown.
+uint64_t symbolBytes(const Symbol &S);
+
+} // namespace flow
+} // namespace ptxlint
+#endif

@@ -1,0 +1,131 @@
+//===- FlowPass.cpp - Runs the flow-sensitive rules on each function ------===//
+//
+// Only functions that contain async-copy or mbarrier work are analysed: the
+// check is a scan of the statement heads, so modules of plain code cost
+// nothing. Each such function is decoded and its CFG built once; every rule
+// then runs its own linear dataflow over it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Flow/FlowRules.h"
+#include "Lint/Passes.h"
+
+#include <cstring>
+
+namespace ptxlint {
+namespace flow {
+
+unsigned FlowRuleContext::lineOf(const FlowInst &I) const {
+  return Ctx.Buffer.lineCol(I.Range.Begin).Line;
+}
+
+std::optional<uint64_t> FlowRuleContext::tensorBoxBytes(const FlowInst &I) const {
+  std::string_view T = FF.M.Text;
+  static constexpr std::string_view Tag = "ptxlint: tensor-box-bytes=";
+  auto Parse = [&](std::string_view Line) -> std::optional<uint64_t> {
+    size_t P = Line.find(Tag);
+    if (P == std::string_view::npos)
+      return std::nullopt;
+    size_t C = Line.rfind("//", P);
+    if (C == std::string_view::npos)
+      return std::nullopt; // only inside a comment
+    uint64_t V = 0;
+    size_t K = P + Tag.size();
+    bool Any = false;
+    while (K < Line.size() && Line[K] >= '0' && Line[K] <= '9' &&
+           V < (1ull << 40)) {
+      V = V * 10 + uint64_t(Line[K++] - '0');
+      Any = true;
+    }
+    return Any ? std::optional<uint64_t>(V) : std::nullopt;
+  };
+  // The rest of the statement's own line.
+  size_t LineEnd = T.find('\n', I.Range.End);
+  if (LineEnd == std::string_view::npos)
+    LineEnd = T.size();
+  if (auto V = Parse(T.substr(I.Range.End, LineEnd - I.Range.End)))
+    return V;
+  // The comment-only lines directly above it (at most 8).
+  size_t LineStart = I.Range.Begin;
+  while (LineStart > 0 && T[LineStart - 1] != '\n')
+    --LineStart;
+  for (int N = 0; N < 8 && LineStart > 0; ++N) {
+    size_t End = LineStart - 1;
+    size_t Begin = End;
+    while (Begin > 0 && T[Begin - 1] != '\n')
+      --Begin;
+    std::string_view Line = T.substr(Begin, End - Begin);
+    size_t First = Line.find_first_not_of(" \t\r");
+    if (First == std::string_view::npos) {
+      LineStart = Begin;
+      continue; // blank line
+    }
+    if (Line.compare(First, 2, "//") != 0)
+      break; // code: the annotation belongs to something else
+    if (auto V = Parse(Line))
+      return V;
+    LineStart = Begin;
+  }
+  if (Ctx.Options.TensorBoxBytes)
+    return *Ctx.Options.TensorBoxBytes;
+  return std::nullopt;
+}
+
+std::optional<uint64_t> FlowRuleContext::copyBytes(const FlowInst &I) const {
+  if (I.Op.Kind == OpKind::TensorCopy || I.Op.Kind == OpKind::TensorReduce)
+    return tensorBoxBytes(I);
+  if (auto V = FF.constant(I.op(I.Op.SizeOp)))
+    if (*V > 0)
+      return uint64_t(*V);
+  return std::nullopt;
+}
+
+namespace {
+
+bool interesting(const Module &M, const Function &F) {
+  for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
+    std::string_view H = M.Statements[K].Head;
+    if (M.Statements[K].Kind != StatementKind::Instruction || H.size() < 3)
+      continue;
+    if (H.compare(0, 3, "cp.") == 0 || H.compare(0, 9, "mbarrier.") == 0)
+      return true;
+  }
+  return false;
+}
+
+class FlowPass : public LintPass {
+public:
+  const char *name() const override { return "flow"; }
+  void run(LintContext &Ctx) override {
+    CalleeMap Callees;
+    bool HaveCallees = false;
+    for (uint32_t K = 0; K < Ctx.M.Functions.size(); ++K) {
+      const Function &F = Ctx.M.Functions[K];
+      if (F.IsPrototype || !interesting(Ctx.M, F))
+        continue;
+      if (!HaveCallees) {
+        Callees = buildCalleeMap(Ctx.M);
+        HaveCallees = true;
+      }
+      FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees);
+      FlowRuleContext C{Ctx, FF};
+      runClusterRule(C); // local checks: no CFG needed
+      if (!FF.Analyzable)
+        continue;
+      runCompletionRules(C);
+      runWaitCountRule(C);
+      runMbarrierTxRule(C);
+      runProxyFenceRule(C);
+      runPrefetchRule(C);
+    }
+  }
+};
+
+} // namespace
+} // namespace flow
+
+std::unique_ptr<LintPass> createFlowPass() {
+  return std::make_unique<flow::FlowPass>();
+}
+
+} // namespace ptxlint

@@ -1,0 +1,209 @@
+//===- MbarrierTxRule.cpp - F404: mbarrier transaction byte accounting ----===//
+//
+// For each mbarrier (an address resolved to a shared symbol + offset, or to
+// one register's value), sums along each path, within one phase, the bytes
+// it is told to expect (expect_tx, arrive.expect_tx) and the bytes signalled
+// to it (complete_tx of bulk copies with an immediate or constant size,
+// tensor copies with a known box size, mbarrier.complete_tx). A phase ends
+// where the code waits on the barrier (try_wait/test_wait); there both sums
+// must agree. Paths that disagree, unknown sizes, multicast and
+// .cta_group::2 signals (they reach other CTAs' barriers), predicates that
+// differ between contributions, or any unresolvable barrier make the barrier
+// Unknown, and the rule is silent for that phase.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Flow/Dataflow.h"
+#include "Flow/FlowRules.h"
+
+#include <map>
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+struct Entry {
+  enum Kind : uint8_t { Absent, Known, Unknown } K = Absent;
+  int64_t Expected = 0, Signalled = 0;
+  bool HasExpect = false, HasSignal = false;
+  int32_t Guard = 0;
+  int32_t ExpectAt = -1, SignalAt = -1; ///< first contributions (notes)
+  bool sameFacts(const Entry &O) const {
+    return Expected == O.Expected && Signalled == O.Signalled &&
+           HasExpect == O.HasExpect && HasSignal == O.HasSignal &&
+           Guard == O.Guard;
+  }
+};
+
+struct TxState {
+  std::vector<Entry> E;
+  bool join(const TxState &O) {
+    bool Changed = false;
+    for (size_t K = 0; K < E.size(); ++K) {
+      Entry &A = E[K];
+      const Entry &B = O.E[K];
+      if (B.K == Entry::Absent || A.K == Entry::Unknown)
+        continue;
+      if (A.K == Entry::Absent) {
+        A = B;
+        Changed = true;
+        continue;
+      }
+      if (B.K == Entry::Unknown || !A.sameFacts(B)) {
+        A.K = Entry::Unknown;
+        Changed = true;
+        continue;
+      }
+      // Same sums: keep the earliest witnesses so the result is stable.
+      if (B.ExpectAt >= 0 && (A.ExpectAt < 0 || B.ExpectAt < A.ExpectAt)) {
+        A.ExpectAt = B.ExpectAt;
+        Changed = true;
+      }
+      if (B.SignalAt >= 0 && (A.SignalAt < 0 || B.SignalAt < A.SignalAt)) {
+        A.SignalAt = B.SignalAt;
+        Changed = true;
+      }
+    }
+    return Changed;
+  }
+};
+
+constexpr size_t MaxBarriers = 16;
+
+} // namespace
+
+void runMbarrierTxRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  if (!FF.has(OpKind::MbarExpectTx) && !FF.has(OpKind::MbarArriveExpectTx))
+    return;
+  // The barriers: every resolved mbarrier operand, in order of appearance.
+  std::vector<AddrKey> Keys;
+  auto KeyIndex = [&](const AddrKey &A) -> int32_t {
+    if (!A.valid() || !A.OffKnown)
+      return -1;
+    for (size_t K = 0; K < Keys.size(); ++K)
+      if (Keys[K] == A)
+        return int32_t(K);
+    return -1;
+  };
+  for (const FlowInst &I : FF.Insts) {
+    if (I.Op.MbarOp < 0)
+      continue;
+    AddrKey A = FF.address(I.op(I.Op.MbarOp));
+    if (A.valid() && A.OffKnown && KeyIndex(A) < 0 && Keys.size() < MaxBarriers)
+      Keys.push_back(A);
+  }
+  if (Keys.empty())
+    return;
+  std::map<std::pair<std::string_view, bool>, int32_t> Guards;
+  auto GuardId = [&](const FlowInst &I) -> int32_t {
+    if (I.Guard.empty())
+      return 0;
+    auto [It, New] = Guards.emplace(std::make_pair(I.Guard, I.GuardNeg),
+                                     int32_t(Guards.size() + 1));
+    return It->second;
+  };
+  std::vector<char> ReportedWait(FF.Insts.size(), 0);
+
+  TxState Init;
+  Init.E.assign(Keys.size(), Entry());
+  auto AllUnknown = [](TxState &S) {
+    for (Entry &E : S.E)
+      E.K = Entry::Unknown;
+  };
+  auto Transfer = [&](uint32_t B, TxState &S, bool Report) {
+    const Block &Bl = FF.Blocks[B];
+    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+      const FlowInst &I = FF.Insts[K];
+      const AsyncOp &Op = I.Op;
+      if (Op.Kind == OpKind::Call) {
+        if (FF.callHasEffects(I))
+          AllUnknown(S);
+        continue;
+      }
+      if (I.KillsBase >= 0)
+        for (size_t X = 0; X < Keys.size(); ++X)
+          if (Keys[X].Base == I.KillsBase)
+            S.E[X].K = Entry::Unknown;
+      if (Op.MbarOp < 0)
+        continue;
+      bool Expect = Op.Kind == OpKind::MbarExpectTx ||
+                    Op.Kind == OpKind::MbarArriveExpectTx;
+      bool Complete = Op.Kind == OpKind::MbarCompleteTx;
+      bool Copy = Op.isCopy() && Op.Comp == Completion::Mbarrier;
+      bool Remote = Op.Kind == OpKind::AsyncStore;
+      bool Wait = Op.Kind == OpKind::MbarWait;
+      bool Init = Op.Kind == OpKind::MbarInit;
+      if (!(Expect || Complete || Copy || Remote || Wait || Init))
+        continue;
+      AddrKey A = FF.address(I.op(Op.MbarOp));
+      int32_t X = KeyIndex(A);
+      if (X < 0) {
+        // A barrier we cannot name may be any of ours.
+        if (!Init)
+          AllUnknown(S);
+        continue;
+      }
+      Entry &E = S.E[size_t(X)];
+      if (Init) {
+        E = Entry();
+        continue;
+      }
+      if (Wait) {
+        if (Report && E.K == Entry::Known && E.HasExpect && E.HasSignal &&
+            E.Expected != E.Signalled && !ReportedWait[K] && E.ExpectAt >= 0) {
+          ReportedWait[K] = 1;
+          const FlowInst &Ex = FF.Insts[size_t(E.ExpectAt)];
+          bool Over = E.Expected > E.Signalled;
+          auto D = C.diag(
+              rules::FlowMbarrierTxMismatch, Ex.Range,
+              "mbarrier is told to expect " + std::to_string(E.Expected) +
+                  " transaction bytes in this phase, but the copies signal " +
+                  std::to_string(E.Signalled) +
+                  (Over ? " (over-count: the phase never completes and the "
+                          "wait hangs)"
+                        : " (under-count: the phase can complete before every "
+                          "copy has landed)"));
+          if (E.SignalAt >= 0)
+            D.note(FF.Insts[size_t(E.SignalAt)].Range,
+                   "first copy that signals this mbarrier in the phase");
+          D.note(I.Range, "the phase is waited for here");
+        }
+        E = Entry(); // a new phase
+        continue;
+      }
+      if (E.K == Entry::Unknown)
+        continue;
+      std::optional<int64_t> Bytes;
+      if (Expect || Complete) {
+        Bytes = FF.constant(I.op(Op.BytesOp));
+      } else if (Copy && !Op.Multicast && !Op.CtaGroup2) {
+        if (auto V = C.copyBytes(I))
+          Bytes = int64_t(*V);
+      }
+      int32_t Gd = GuardId(I);
+      bool First = !E.HasExpect && !E.HasSignal;
+      if (!Bytes || Remote || (!First && Gd != E.Guard)) {
+        E.K = Entry::Unknown;
+        continue;
+      }
+      E.K = Entry::Known;
+      E.Guard = Gd;
+      if (Expect) {
+        E.Expected += *Bytes;
+        E.HasExpect = true;
+        if (E.ExpectAt < 0)
+          E.ExpectAt = int32_t(K);
+      } else {
+        E.Signalled += *Bytes;
+        E.HasSignal = true;
+        if (E.SignalAt < 0)
+          E.SignalAt = int32_t(K);
+      }
+    }
+  };
+  solveForward(FF, Init, Transfer);
+}
+
+} // namespace flow
+} // namespace ptxlint

@@ -1,0 +1,161 @@
+//===- ProxyFenceRule.cpp - F405: generic writes need fence.proxy.async ---===//
+//
+// A write to shared memory through the generic proxy (st, st.shared, red/atom,
+// stmatrix) is not ordered with a later access to the same memory by the
+// async proxy (bulk/tensor store, bulk reduction, shared::cta ->
+// shared::cluster copy) unless a fence.proxy.async covering shared memory
+// runs in between (9.7.9.25.2). Likewise an mbarrier initialised by
+// mbarrier.init and then signalled by a bulk copy needs the init to be made
+// visible to the async proxy (fence.proxy.async or fence.mbarrier_init; a
+// CTA barrier in between is accepted, as libcu++ relies on it).
+//
+// Only writes whose address definitely overlaps the async access (same
+// symbol and overlapping constant offsets, a store that covers the whole
+// symbol, or the same register value) are considered: with unknown
+// addresses the rule stays silent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Flow/Dataflow.h"
+#include "Flow/FlowRules.h"
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+struct Site {
+  uint32_t Inst;
+  bool Init; ///< mbarrier.init (else a generic write)
+  AddrKey Addr;
+  uint64_t Bytes;
+};
+
+constexpr size_t MaxSites = 64;
+
+bool isGenericWrite(const AsyncOp &Op) {
+  return (Op.Kind == OpKind::Store || Op.Kind == OpKind::AtomRed ||
+          Op.Kind == OpKind::StMatrix) &&
+         (Op.Dst == Space::SharedCta || Op.Dst == Space::SharedCluster ||
+          Op.Dst == Space::Generic);
+}
+
+} // namespace
+
+void runProxyFenceRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  // The async-proxy accesses first: their source buffers and barriers.
+  std::vector<AddrKey> Sources, Barriers;
+  for (const FlowInst &I : FF.Insts) {
+    if (I.Op.readsSharedAsync()) {
+      AddrKey A = FF.address(I.op(I.Op.SrcOp));
+      if (A.valid())
+        Sources.push_back(A);
+    }
+    if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
+        I.Op.Kind != OpKind::CpAsync) {
+      AddrKey A = FF.address(I.op(I.Op.MbarOp));
+      if (A.valid() && A.OffKnown)
+        Barriers.push_back(A);
+    }
+  }
+  if (Sources.empty() && Barriers.empty())
+    return;
+  auto SameBase = [](const std::vector<AddrKey> &V, const AddrKey &A) {
+    for (const AddrKey &X : V)
+      if (X.Base == A.Base)
+        return true;
+    return false;
+  };
+  std::vector<Site> Sites;
+  std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
+  for (uint32_t K = 0; K < FF.Insts.size() && Sites.size() < MaxSites; ++K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::MbarInit) {
+      AddrKey A = FF.address(I.op(I.Op.MbarOp));
+      bool Used = false;
+      for (const AddrKey &X : Barriers)
+        Used |= X == A;
+      if (A.valid() && Used) {
+        SiteOf[K] = int32_t(Sites.size());
+        Sites.push_back({K, true, A, 8});
+      }
+    } else if (isGenericWrite(I.Op)) {
+      AddrKey A = FF.address(I.op(I.Op.DstOp));
+      if (A.valid() && SameBase(Sources, A)) {
+        SiteOf[K] = int32_t(Sites.size());
+        Sites.push_back({K, false, A, I.Op.AccessBytes});
+      }
+    }
+  }
+  if (Sites.empty())
+    return;
+  std::vector<char> ReportedAt(FF.Insts.size(), 0);
+
+  FactVector Entry;
+  Entry.F.assign(Sites.size(), Absent);
+  auto Transfer = [&](uint32_t B, FactVector &S, bool Report) {
+    const Block &Bl = FF.Blocks[B];
+    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+      const FlowInst &I = FF.Insts[K];
+      bool G = !I.Guard.empty();
+      const AsyncOp &Op = I.Op;
+      if (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) {
+        for (uint8_t &F : S.F)
+          F = killMaybe(F, G);
+      } else if (Op.Kind == OpKind::FenceMbarrierInit ||
+                 Op.Kind == OpKind::Barrier) {
+        for (size_t X = 0; X < Sites.size(); ++X)
+          if (Sites[X].Init)
+            S.F[X] = killMaybe(S.F[X], G);
+      } else if (Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+        for (uint8_t &F : S.F)
+          F = killMaybe(F, false);
+      }
+      if (Report && !ReportedAt[K] && Op.readsSharedAsync()) {
+        AddrKey Src = FF.address(I.op(Op.SrcOp));
+        uint64_t Bytes = C.copyBytes(I).value_or(0);
+        for (size_t X = 0; X < Sites.size(); ++X) {
+          const Site &St = Sites[X];
+          if (St.Init || !isPending(S.F[X]) ||
+              !FF.definitelyOverlap(St.Addr, St.Bytes, Src, Bytes))
+            continue;
+          ReportedAt[K] = 1;
+          C.diag(rules::FlowMissingProxyFence, I.Range,
+                 "this async-proxy copy reads shared memory written through "
+                 "the generic proxy without an intervening fence.proxy.async")
+              .note(FF.Insts[St.Inst].Range,
+                    "generic-proxy write here; add fence.proxy.async.shared::cta "
+                    "between it and the copy");
+          break;
+        }
+      }
+      if (Report && !ReportedAt[K] && Op.isCopy() &&
+          Op.Comp == Completion::Mbarrier && Op.Kind != OpKind::CpAsync) {
+        AddrKey Bar = FF.address(I.op(Op.MbarOp));
+        for (size_t X = 0; X < Sites.size(); ++X) {
+          const Site &St = Sites[X];
+          if (!St.Init || !isPending(S.F[X]) || !(St.Addr == Bar))
+            continue;
+          ReportedAt[K] = 1;
+          C.diag(rules::FlowMissingProxyFence, I.Range,
+                 "this copy signals an mbarrier whose mbarrier.init is not "
+                 "made visible to the async proxy")
+              .note(FF.Insts[St.Inst].Range,
+                    "mbarrier initialised here; add fence.proxy.async.shared::cta "
+                    "(or fence.mbarrier_init.release.cluster) after it");
+          break;
+        }
+      }
+      if (SiteOf[K] >= 0)
+        S.F[size_t(SiteOf[K])] = pending(0);
+      if (I.KillsBase >= 0)
+        for (size_t X = 0; X < Sites.size(); ++X)
+          if (Sites[X].Addr.Base == I.KillsBase)
+            S.F[X] = killMaybe(S.F[X], false);
+    }
+  };
+  solveForward(FF, Entry, Transfer);
+}
+
+} // namespace flow
+} // namespace ptxlint

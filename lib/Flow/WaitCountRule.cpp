@@ -1,0 +1,142 @@
+//===- WaitCountRule.cpp - F403: wait_group N that waits for nothing ------===//
+//
+// Counts, per kind (cp.async groups, bulk async-groups), the largest number
+// of committed groups that can be outstanding at each point over all paths
+// (saturating: past Cap the count is "many" and the rule is silent). A
+// wait_group N with N at least that count cannot wait for anything: the
+// groups the code meant to wait for are not there (typically N is off by
+// one, or the commit is missing). Only in kernels (a .func may inherit
+// groups from its caller), only after a commit was seen, and not after a
+// call that may commit or wait itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Flow/Dataflow.h"
+#include "Flow/FlowRules.h"
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+constexpr uint8_t Cap = 32; ///< counts at Cap mean "many"
+
+struct Counts {
+  /// [0] cp.async groups, [1] bulk groups not known complete, [2] bulk
+  /// groups whose source reads are not known complete (.read waits).
+  uint8_t N[3] = {0, 0, 0};
+  bool AnyCommit[2] = {false, false};
+  bool Unknown = false;
+  int32_t LastCommit[2] = {-1, -1}; ///< a commit on some path (for the note)
+  bool join(const Counts &O) {
+    bool Changed = false;
+    for (int K = 0; K < 3; ++K)
+      if (O.N[K] > N[K]) {
+        N[K] = O.N[K];
+        Changed = true;
+      }
+    for (int K = 0; K < 2; ++K) {
+      if (O.AnyCommit[K] && !AnyCommit[K]) {
+        AnyCommit[K] = true;
+        Changed = true;
+      }
+      if (O.LastCommit[K] > LastCommit[K]) {
+        LastCommit[K] = O.LastCommit[K];
+        Changed = true;
+      }
+    }
+    if (O.Unknown && !Unknown) {
+      Unknown = true;
+      Changed = true;
+    }
+    return Changed;
+  }
+};
+
+} // namespace
+
+void runWaitCountRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  bool HasWait = FF.has(OpKind::CpAsyncWait) || FF.has(OpKind::BulkWait);
+  if (!HasWait)
+    return;
+  // Negative N: a local check, reported once per wait.
+  for (const FlowInst &I : FF.Insts) {
+    if (I.Op.Kind != OpKind::CpAsyncWait && I.Op.Kind != OpKind::BulkWait)
+      continue;
+    auto N = FF.constant(I.op(I.Op.WaitNOp));
+    if (N && *N < 0) {
+      const Opnd *O = I.op(I.Op.WaitNOp);
+      const RuleInfo &Info = ruleInfo(rules::FlowWaitGroupNoop);
+      DiagBuilder(C.Ctx.Diags, Severity::Error, std::string(Info.Code),
+                  O->Range.empty() ? I.Range : O->Range,
+                  "wait_group count is negative (" + std::to_string(*N) +
+                      "); N must be a non-negative number of groups")
+          .spec(Info.Section);
+    }
+  }
+  Counts Entry;
+  Entry.Unknown = !FF.F.IsEntry;
+  auto Transfer = [&](uint32_t B, Counts &S, bool Report) {
+    const Block &Bl = FF.Blocks[B];
+    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+      const FlowInst &I = FF.Insts[K];
+      bool G = !I.Guard.empty();
+      switch (I.Op.Kind) {
+      case OpKind::CpAsyncCommit:
+      case OpKind::BulkCommit: {
+        int X = I.Op.Kind == OpKind::BulkCommit;
+        if (S.N[X] < Cap)
+          S.N[X]++;
+        if (X && S.N[2] < Cap)
+          S.N[2]++;
+        S.AnyCommit[X] = true;
+        S.LastCommit[X] = int32_t(K);
+        break;
+      }
+      case OpKind::CpAsyncWait:
+      case OpKind::BulkWait: {
+        int X = I.Op.Kind == OpKind::BulkWait;
+        int Slot = X && I.Op.ReadOnly ? 2 : X;
+        auto N = FF.constant(I.op(I.Op.WaitNOp));
+        if (!N || *N < 0)
+          break;
+        if (Report && !S.Unknown && S.AnyCommit[X] && S.N[Slot] >= 1 &&
+            S.N[Slot] < Cap &&
+            int64_t(S.N[Slot]) <= *N) {
+          auto D = C.diag(rules::FlowWaitGroupNoop, I.Range,
+                          std::string(I.Head) + " " + std::to_string(*N) +
+                              " waits for nothing: at most " +
+                              std::to_string(S.N[Slot]) +
+                              (S.N[Slot] == 1 ? " group is" : " groups are") +
+                              " outstanding here on any path, so no group "
+                              "has to complete");
+          if (S.LastCommit[X] >= 0)
+            D.note(FF.Insts[size_t(S.LastCommit[X])].Range,
+                   "most recent commit_group before the wait");
+        }
+        if (!G) {
+          if (Slot != 2 && *N < S.N[X])
+            S.N[X] = uint8_t(*N);
+          if (X && *N < S.N[2])
+            S.N[2] = uint8_t(*N);
+        }
+        break;
+      }
+      case OpKind::CpAsyncWaitAll:
+        if (!G)
+          S.N[0] = 0;
+        break;
+      case OpKind::Call:
+        if (FF.callHasEffects(I))
+          S.Unknown = true;
+        break;
+      default:
+        break;
+      }
+    }
+  };
+  solveForward(FF, Entry, Transfer);
+}
+
+} // namespace flow
+} // namespace ptxlint

@@ -1,0 +1,180 @@
+// Unit tests of lib/Flow's dataflow framework and of the flow rules' "stay
+// silent when unsure" behaviour, through the public lint() entry point.
+#include "Flow/Dataflow.h"
+#include "ptxlint/Linter.h"
+#include "ptxlint/SymbolTable.h"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+
+using namespace ptxlint;
+using namespace ptxlint::flow;
+
+namespace {
+
+std::string kernel(std::string Body, std::string Decls = "") {
+  return ".version 8.6\n.target sm_100a\n.address_size 64\n" + Decls +
+         ".visible .entry k(.param .u64 k_p)\n{\n"
+         " .reg .pred %p<8>;\n .reg .b32 %r<32>;\n .reg .b64 %rd<16>;\n"
+         " .reg .b16 %rs<4>;\n .reg .f32 %f<4>;\n" +
+         Body + "}\n";
+}
+
+std::vector<std::string> codes(const std::string &Src, LintOptions Opts = {}) {
+  SourceBuffer B("t.ptx", Src);
+  LintResult R = lint(B, Opts);
+  std::vector<std::string> Out;
+  for (const Diagnostic &D : R.Diagnostics)
+    if (!D.Code.empty() && D.Code[0] == 'F')
+      Out.push_back(D.Code);
+  return Out;
+}
+
+using Codes = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("fact lattice: Absent is neutral, disagreement is Mixed") {
+  CHECK(joinFact(Absent, pending(0)) == pending(0));
+  CHECK(joinFact(pending(2), Absent) == pending(2));
+  CHECK(joinFact(pending(1), pending(1)) == pending(1));
+  CHECK(joinFact(pending(1), pending(2)) == Mixed);
+  CHECK(joinFact(pending(0), Done) == Mixed);
+  CHECK(joinFact(Done, Done) == Done);
+  CHECK(joinFact(Mixed, Absent) == Mixed);
+  CHECK(pending(100) == pending(MaxAge)); // ages saturate
+  CHECK(killMaybe(pending(0), false) == Done);
+  CHECK(killMaybe(pending(0), true) == Mixed); // a predicated wait
+  CHECK(killMaybe(Absent, false) == Absent);
+  CHECK(ageOf(pending(3)) == 3);
+}
+
+TEST_CASE("solver: a loop converges and visits every reached block once in "
+          "the report pass") {
+  SourceBuffer Buf("t.ptx", kernel(" mov.u32 %r1, 0;\n"
+                                   "$L:\n"
+                                   " cp.async.commit_group;\n"
+                                   " add.s32 %r1, %r1, 1;\n"
+                                   " setp.lt.u32 %p1, %r1, 4;\n"
+                                   " @%p1 bra $L;\n"
+                                   " ret;\n"
+                                   " ret;\n"));
+  DiagnosticEngine Diags;
+  Module M = parseModule(Buf, Diags);
+  SymbolTable ST(M);
+  FlowFunction FF(M, ST, 0);
+  REQUIRE(FF.Analyzable);
+  // A saturating counter of commits: it grows around the loop until the cap.
+  struct Count {
+    unsigned N = 0;
+    bool join(const Count &O) {
+      if (O.N <= N)
+        return false;
+      N = O.N;
+      return true;
+    }
+  };
+  std::vector<unsigned> Reported(FF.Blocks.size(), 0);
+  std::vector<unsigned> Seen(FF.Blocks.size(), 0);
+  bool Ok = solveForward(FF, Count{}, [&](uint32_t B, Count &S, bool Report) {
+    for (uint32_t K = FF.Blocks[B].Begin; K < FF.Blocks[B].End; ++K)
+      if (FF.Insts[K].Op.Kind == OpKind::CpAsyncCommit && S.N < 5)
+        ++S.N;
+    if (Report) {
+      Reported[B]++;
+      Seen[B] = S.N;
+    }
+  });
+  REQUIRE(Ok);
+  REQUIRE(FF.Blocks.size() == 4); // [mov] [loop] [ret] [ret: unreachable]
+  CHECK(Reported == std::vector<unsigned>{1, 1, 1, 0});
+  CHECK(Seen[2] == 5); // the exit sees the saturated count
+}
+
+TEST_CASE("rules stay silent on unresolvable addresses") {
+  // The read goes through a pointer loaded from memory: it may or may not
+  // alias the copy's destination.
+  std::string Src = kernel(" ld.param.u64 %rd1, [k_p];\n"
+                           " mov.u32 %r1, buf;\n"
+                           " cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
+                           " cp.async.commit_group;\n"
+                           " ld.shared.u32 %r2, [buf];\n"
+                           " ld.shared.u32 %r3, [%r2];\n"
+                           " cp.async.wait_group 0;\n"
+                           " ret;\n",
+                           ".shared .align 16 .b8 buf[16];\n");
+  // [buf] is the destination itself: reported once; [%r2] is unknown.
+  CHECK(codes(Src) == Codes{"F407"});
+}
+
+TEST_CASE("rules stay silent when paths disagree (correlated branches)") {
+  // The copy and its wait are both under "tid == 0"; the CFG also has the
+  // impossible path copy -> no wait, which meets the waited path: Mixed.
+  std::string Src = kernel(" ld.param.u64 %rd1, [k_p];\n"
+                           " mov.u32 %r1, %tid.x;\n"
+                           " setp.ne.s32 %p1, %r1, 0;\n"
+                           " @%p1 bra $A;\n"
+                           " cp.async.ca.shared.global [buf], [%rd1], 16;\n"
+                           " cp.async.commit_group;\n"
+                           "$A:\n"
+                           " @%p1 bra $B;\n"
+                           " cp.async.wait_group 0;\n"
+                           "$B:\n"
+                           " bar.sync 0;\n"
+                           " ld.shared.u32 %r2, [buf];\n"
+                           " ret;\n",
+                           ".shared .align 16 .b8 buf[16];\n");
+  CHECK(codes(Src).empty());
+}
+
+TEST_CASE("mbarrier accounting is silent for loops with unknown trip counts") {
+  // One expect_tx for the whole tile, copies issued in a loop: the byte sum
+  // differs per iteration count, so the rule cannot decide.
+  std::string Src = kernel(" ld.param.u64 %rd1, [k_p];\n"
+                           " mov.u32 %r1, bar;\n"
+                           " mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r1], 4096;\n"
+                           " mov.u32 %r2, 0;\n"
+                           "$L:\n"
+                           " cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [tile], [%rd1], 1024, [%r1];\n"
+                           " add.s32 %r2, %r2, 1;\n"
+                           " setp.lt.u32 %p1, %r2, %r9;\n"
+                           " @%p1 bra $L;\n"
+                           "$W:\n"
+                           " mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;\n"
+                           " @!%p2 bra $W;\n"
+                           " ret;\n",
+                           ".shared .align 8 .b64 bar;\n.shared .align 128 .b8 tile[4096];\n");
+  CHECK(codes(Src).empty());
+}
+
+TEST_CASE("tensor copies count as unknown unless a box size is given") {
+  std::string Src = kernel(" ld.param.u64 %rd1, [k_p];\n"
+                           " mov.u32 %r1, bar;\n"
+                           " mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r1], 4096;\n"
+                           " cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tile], [%rd1, {0, 0}], [%r1];\n"
+                           "$W:\n"
+                           " mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;\n"
+                           " @!%p2 bra $W;\n"
+                           " ret;\n",
+                           ".shared .align 8 .b64 bar;\n.shared .align 128 .b8 tile[8192];\n");
+  CHECK(codes(Src).empty());
+  LintOptions Opts;
+  Opts.TensorBoxBytes = 8192; // LintOptions::TensorBoxBytes
+  CHECK(codes(Src, Opts) == Codes{"F404"});
+  Opts.TensorBoxBytes = 4096;
+  CHECK(codes(Src, Opts).empty());
+}
+
+TEST_CASE("a .func may leave commits and groups to its caller") {
+  std::string Src = ".version 8.6\n.target sm_100a\n.address_size 64\n"
+                    ".shared .align 16 .b8 buf[16];\n"
+                    ".func issue(.param .u64 p)\n{\n .reg .b64 %rd<2>;\n"
+                    " ld.param.u64 %rd1, [p];\n"
+                    " cp.async.ca.shared.global [buf], [%rd1], 16;\n"
+                    " cp.async.wait_group 1;\n"
+                    " ret;\n}\n";
+  // The uncommitted copy at the wait is still reported; the exit and the
+  // group count are the caller's business.
+  CHECK(codes(Src) == Codes{"F401"});
+}
