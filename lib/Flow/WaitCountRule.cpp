@@ -59,21 +59,7 @@ void runWaitCountRule(const FlowRuleContext &C) {
   bool HasWait = FF.has(OpKind::CpAsyncWait) || FF.has(OpKind::BulkWait);
   if (!HasWait)
     return;
-  // Negative N: a local check, reported once per wait.
-  for (const FlowInst &I : FF.Insts) {
-    if (I.Op.Kind != OpKind::CpAsyncWait && I.Op.Kind != OpKind::BulkWait)
-      continue;
-    auto N = FF.constant(I.op(I.Op.WaitNOp));
-    if (N && *N < 0) {
-      const Opnd *O = I.op(I.Op.WaitNOp);
-      const RuleInfo &Info = ruleInfo(rules::FlowWaitGroupNoop);
-      DiagBuilder(C.Ctx.Diags, Severity::Error, std::string(Info.Code),
-                  O->Range.empty() ? I.Range : O->Range,
-                  "wait_group count is negative (" + std::to_string(*N) +
-                      "); N must be a non-negative number of groups")
-          .spec(Info.Section);
-    }
-  }
+  // A negative N is the checker's (O209): here it only stops the count.
   Counts Entry;
   Entry.Unknown = !FF.F.IsEntry;
   auto Transfer = [&](uint32_t B, Counts &S, bool Report) {

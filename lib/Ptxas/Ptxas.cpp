@@ -1,6 +1,7 @@
 //===- Ptxas.cpp - Find, run and read ptxas --------------------------------===//
 
 #include "ptxlint/Ptxas.h"
+#include "ptxlint/RuleRegistry.h"
 
 #include <cerrno>
 #include <chrono>
@@ -346,9 +347,18 @@ LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
     if (D.Message.rfind("ptxas: fatal:", 0) == 0)
       FatalLine = std::min(FatalLine, L);
   }
+  // Flow rules (group "flow") judge instruction sequences, which ptxas never
+  // checks: their errors are not a verdict to compare.
+  auto IsFlow = [](const Diagnostic &D) {
+    const RuleInfo *Info = findRule(D.Code);
+    return Info && Info->Group == "flow";
+  };
+  unsigned LintErrors = 0;
   for (const Diagnostic &D : R.Lint.Diagnostics)
-    if (D.Level >= Severity::Error)
+    if (D.Level >= Severity::Error && !IsFlow(D)) {
       LintLines.emplace(Buffer.lineCol(D.Range.Begin).Line, &D);
+      ++LintErrors;
+    }
 
   for (auto &[Line, D] : PtxasLines)
     if (!LintLines.count(Line))
@@ -362,7 +372,7 @@ LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
           Severity::Warning, "A003", D->Range,
           "ptxlint reports an error here [" + D->Code +
               "] but ptxas accepts this line"));
-  bool LintOk = R.Lint.Errors == 0, PtxasOk = R.Ptxas.Accepted;
+  bool LintOk = LintErrors == 0, PtxasOk = R.Ptxas.Accepted;
   if (LintOk != PtxasOk) {
     Diagnostic D = makeDiag(
         Severity::Warning, "A003", {0, 0},

@@ -38,6 +38,7 @@ HEADER_LINES = 12  # lines before the first instruction (see module_text)
 
 PTXAS_LINE = re.compile(r"^ptxas [^,]*, line (\d+); (error|fatal)\s*: (.*)$")
 LINT_LINE = re.compile(r"^[^:]*:(\d+):\d+: (error|fatal error): (.*)$")
+FLOW_CODE = re.compile(r"\[F\d+\]$")
 
 
 def find_ptxas(explicit):
@@ -137,7 +138,9 @@ def ptxlint_verdicts(ptxlint, target, version, instructions, work):
     errors = {}
     for line in r.stdout.splitlines() + r.stderr.splitlines():
         m = LINT_LINE.match(line)
-        if m:
+        # Flow rules (F4xx) judge instruction sequences, which ptxas never
+        # checks: they are not single-instruction verdicts.
+        if m and not FLOW_CODE.search(m.group(3)):
             idx = int(m.group(1)) - HEADER_LINES - 1
             if 0 <= idx < len(instructions):
                 errors.setdefault(idx, m.group(3))

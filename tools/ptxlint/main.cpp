@@ -117,6 +117,12 @@ cl::opt<bool> PtxasOpt("ptxas",
                        cl::cat(Category));
 cl::opt<std::string> OutputOpt("o", cl::desc("With --ptxas: write the cubin here"),
                                cl::value_desc("file.cubin"), cl::cat(Category));
+cl::opt<unsigned> TensorBoxOpt(
+    "tensor-box-bytes",
+    cl::desc("Bytes one tensor copy moves (its tensor-map box), for the "
+             "mbarrier accounting of F404 where no '// ptxlint: "
+             "tensor-box-bytes=N' comment gives it (0: unknown)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(Category));
 cl::opt<bool> StatsOpt("print-stats",
                        cl::desc("Print statement counts per file to stderr"),
                        cl::cat(Category));
@@ -198,6 +204,10 @@ int main(int argc, char **argv) {
     return usage(Err);
   if (WerrorOpt)
     D.Cli.WarningsAsErrors = true;
+  ptxlint::LintOptions Opts;
+  Opts.MaxDiagnostics = MaxDiagsOpt;
+  if (TensorBoxOpt)
+    Opts.TensorBoxBytes = TensorBoxOpt;
   if (!TargetOpt.empty()) {
     if (!ptxlint::isValidTargetName(TargetOpt))
       return usage("invalid --target '" + TargetOpt +
