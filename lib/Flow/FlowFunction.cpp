@@ -274,12 +274,17 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
   }
   HeadQualifiers HQ(S.Head);
   I.Op = classify(HQ.opcode(), HQ, 0);
-  // Register values need every operand of the instructions that compute
-  // addresses and constants; of the others only the destination matters.
-  std::string_view Opc = HQ.opcode();
-  bool AllOperands = I.Op.Kind != OpKind::Other || Opc == "mov" ||
-                     Opc == "add" || Opc == "sub" || Opc == "mad" ||
-                     Opc == "cvta" || Opc == "cvt";
+  // Of the instructions the rules do not read, only the destination is
+  // decoded now; computeValues() decodes the rest of those that compute an
+  // address or a constant the rules need (decodeOperands again).
+  I.Partial = I.Op.Kind == OpKind::Other;
+  decodeOperands(I, S, I.Partial);
+}
+
+void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
+                                  bool FirstOnly) {
+  int32_t Fn = int32_t(FIndex);
+  I.Ops.clear();
   // Operands: after the head word, up to the ';'.
   uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - M.Text.data());
   uint32_t End = S.Range.End;
@@ -395,7 +400,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
         O.K = Opnd::Other;
       }
       I.Ops.push_back(std::move(O));
-    }, /*FirstOnly=*/!AllOperands);
+    }, FirstOnly);
   }
 }
 
@@ -406,6 +411,9 @@ void FlowFunction::build() {
   }
   std::unordered_map<std::string_view, uint32_t> Labels;
   std::vector<char> Leader;
+  uint32_t NumStatements = F.EndStatement - F.FirstStatement;
+  Insts.reserve(NumStatements);
+  RegIndex.reserve(NumStatements);
   for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
     const Statement &S = M.Statements[K];
     if (S.Kind == StatementKind::Label) {
@@ -548,6 +556,12 @@ Val FlowFunction::operandVal(const Opnd &O) const {
   }
 }
 
+bool FlowFunction::computesValue(const FlowInst &I) {
+  std::string_view Op = I.Head.substr(0, I.Head.find('.'));
+  return Op == "mov" || Op == "cvta" || Op == "cvt" || Op == "add" ||
+         Op == "sub" || Op == "mad";
+}
+
 Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
   const Val Unknown{Val::Unknown, -1, false, 0};
   Val Self = RegDefs[size_t(Reg)] == 1
@@ -636,6 +650,60 @@ void FlowFunction::computeValues() {
         Define(K, R);
   }
   RegVals.assign(RegNames.size(), Val{});
+  // Only registers that can reach an operand the rules read (an address, a
+  // size, a mask, a count) are evaluated: a backward slice from those
+  // operands through mov/cvta/cvt/add/sub/mad.
+  std::vector<uint32_t> DefStart(RegNames.size() + 1, 0), DefOf(Defs.size());
+  for (const Def &D : Defs)
+    DefStart[size_t(D.Reg) + 1]++;
+  for (size_t R = 0; R < RegNames.size(); ++R)
+    DefStart[R + 1] += DefStart[R];
+  {
+    std::vector<uint32_t> Fill(DefStart.begin(), DefStart.end() - 1);
+    for (uint32_t K = 0; K < Defs.size(); ++K)
+      DefOf[Fill[size_t(Defs[K].Reg)]++] = K;
+  }
+  std::vector<char> InSlice(RegNames.size(), 0);
+  std::vector<int32_t> Work;
+  auto Mark = [&](const Opnd &O) {
+    if (!((O.K == Opnd::Reg && !O.Negated) || (O.K == Opnd::Addr && O.BaseIsReg)))
+      return;
+    auto It = RegIndex.find(O.Name);
+    if (It != RegIndex.end() && !InSlice[size_t(It->second)]) {
+      InSlice[size_t(It->second)] = 1;
+      Work.push_back(It->second);
+    }
+  };
+  for (const FlowInst &I : Insts) {
+    if (I.Partial)
+      continue;
+    for (const Opnd &O : I.Ops)
+      if (O.K == Opnd::Addr)
+        Mark(O); // every address base
+    for (int8_t K : {I.Op.SizeOp, I.Op.CtaMaskOp, I.Op.WaitNOp, I.Op.BytesOp})
+      if (const Opnd *O = I.op(K))
+        Mark(*O); // and the counts the rules read
+  }
+  while (!Work.empty()) {
+    int32_t R = Work.back();
+    Work.pop_back();
+    for (uint32_t X = DefStart[size_t(R)]; X < DefStart[size_t(R) + 1]; ++X) {
+      FlowInst &I = Insts[Defs[DefOf[X]].Inst];
+      if (!computesValue(I))
+        continue;
+      if (I.Partial) {
+        decodeOperands(I, M.Statements[I.Stmt], false);
+        I.Partial = false;
+      }
+      for (size_t K = 1; K < I.Ops.size(); ++K)
+        Mark(I.Ops[K]);
+    }
+  }
+  std::vector<Def> SliceDefs;
+  for (const Def &D : Defs)
+    if (InSlice[size_t(D.Reg)])
+      SliceDefs.push_back(D);
+  Defs.swap(SliceDefs);
   bool Changed = true;
   for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
     Changed = false;
@@ -666,8 +734,22 @@ void FlowFunction::computeValues() {
 // --- queries -----------------------------------------------------------------------
 
 AddrKey FlowFunction::address(const Opnd *O) const {
+  if (!O)
+    return AddrKey();
+  if (O->Memo & 1)
+    return AddrKey(O->MemoBase, O->MemoOffKnown, O->MemoOff);
+  AddrKey K = resolveAddress(*O);
+  O->Memo |= 1;
+  O->MemoBase = K.Base;
+  O->MemoOffKnown = K.OffKnown;
+  O->MemoOff = K.Off;
+  return K;
+}
+
+AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
+  const Opnd *O = &Op;
   AddrKey K;
-  if (!O || O->K != Opnd::Addr || !O->HasValue || O->Name.empty())
+  if (O->K != Opnd::Addr || !O->HasValue || O->Name.empty())
     return K;
   if (!O->BaseIsReg) {
     K.Base = baseFor(O->Name, false);
@@ -689,14 +771,23 @@ AddrKey FlowFunction::address(const Opnd *O) const {
 std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
   if (!O)
     return std::nullopt;
-  if (O->K == Opnd::Imm && O->HasValue)
-    return O->Value;
-  if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
-    auto It = RegIndex.find(O->Name);
-    if (It != RegIndex.end() && RegVals[size_t(It->second)].K == Val::Const)
-      return RegVals[size_t(It->second)].Off;
+  if (!(O->Memo & 2)) {
+    O->Memo |= 2;
+    O->MemoHasConst = false;
+    if (O->K == Opnd::Imm && O->HasValue) {
+      O->MemoHasConst = true;
+      O->MemoConst = O->Value;
+    } else if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
+      auto It = RegIndex.find(O->Name);
+      if (It != RegIndex.end() && RegVals[size_t(It->second)].K == Val::Const) {
+        O->MemoHasConst = true;
+        O->MemoConst = RegVals[size_t(It->second)].Off;
+      }
+    }
   }
-  return std::nullopt;
+  if (!O->MemoHasConst)
+    return std::nullopt;
+  return O->MemoConst;
 }
 
 bool FlowFunction::definitelyOverlap(const AddrKey &A, uint64_t SizeA,

@@ -43,6 +43,12 @@ struct Opnd {
   std::string Coords;    ///< Addr with tensor coordinates: "{a,b}" (no spaces)
   bool CoordsConst = false;
   std::vector<std::string_view> Regs; ///< Vec / "p|q": register names
+  // Memo of FlowFunction::address()/constant(): rules ask again on every
+  // fixpoint visit, and resolving a register costs a hash lookup.
+  mutable uint8_t Memo = 0; ///< bit 0: address known, bit 1: constant known
+  mutable int32_t MemoBase = -1;
+  mutable bool MemoOffKnown = false, MemoHasConst = false;
+  mutable int64_t MemoOff = 0, MemoConst = 0;
 };
 
 struct FlowInst {
@@ -55,6 +61,7 @@ struct FlowInst {
   std::string_view Guard; ///< predicate name of @p / @!p, empty if none
   bool GuardNeg = false;
   int32_t KillsBase = -1; ///< base id whose register this defines
+  bool Partial = false;   ///< only Ops[0] (the destination) decoded
   const Opnd *op(int8_t K) const {
     return K >= 0 && size_t(K) < Ops.size() ? &Ops[size_t(K)] : nullptr;
   }
@@ -88,6 +95,8 @@ struct BaseInfo {
 
 /// A resolved memory address: base object + offset (if known).
 struct AddrKey {
+  AddrKey() = default;
+  AddrKey(int32_t B, bool K, int64_t O) : Base(B), OffKnown(K), Off(O) {}
   int32_t Base = -1; ///< -1: unresolved
   bool OffKnown = false;
   int64_t Off = 0;
@@ -140,10 +149,14 @@ public:
 private:
   void build();
   void decode(FlowInst &I, const Statement &S);
+  void decodeOperands(FlowInst &I, const Statement &S, bool FirstOnly);
+  /// Instructions whose result evalDef() derives from their operands.
+  static bool computesValue(const FlowInst &I);
   void buildBlocks();
   void computeValues();
   int32_t baseFor(std::string_view Name, bool IsRegister) const;
   Val regVal(std::string_view Name) const;
+  AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
   Val evalDef(const FlowInst &I, int32_t Reg) const;
 

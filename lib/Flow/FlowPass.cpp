@@ -72,6 +72,24 @@ std::optional<uint64_t> FlowRuleContext::tensorBoxBytes(const FlowInst &I) const
 }
 
 std::optional<uint64_t> FlowRuleContext::copyBytes(const FlowInst &I) const {
+  size_t K = size_t(&I - FF.Insts.data());
+  if (K >= FF.Insts.size())
+    return computeCopyBytes(I);
+  if (BytesMemo.empty()) {
+    BytesMemo.assign(FF.Insts.size(), 0);
+    BytesVal.assign(FF.Insts.size(), 0);
+  }
+  if (!BytesMemo[K]) {
+    auto V = computeCopyBytes(I);
+    BytesMemo[K] = V ? 2 : 1;
+    BytesVal[K] = V.value_or(0);
+  }
+  if (BytesMemo[K] == 1)
+    return std::nullopt;
+  return BytesVal[K];
+}
+
+std::optional<uint64_t> FlowRuleContext::computeCopyBytes(const FlowInst &I) const {
   if (I.Op.Kind == OpKind::TensorCopy || I.Op.Kind == OpKind::TensorReduce)
     return tensorBoxBytes(I);
   if (auto V = FF.constant(I.op(I.Op.SizeOp)))
@@ -108,7 +126,7 @@ public:
         HaveCallees = true;
       }
       FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees);
-      FlowRuleContext C{Ctx, FF};
+      FlowRuleContext C(Ctx, FF);
       runClusterRule(C); // local checks: no CFG needed
       if (!FF.Analyzable)
         continue;

@@ -37,6 +37,7 @@ private:
 };
 
 struct FlowRuleContext {
+  FlowRuleContext(LintContext &Ctx, const FlowFunction &FF) : Ctx(Ctx), FF(FF) {}
   LintContext &Ctx;
   const FlowFunction &FF;
 
@@ -55,6 +56,11 @@ struct FlowRuleContext {
   /// Bytes a copy moves, when known (immediate or constant register size,
   /// tensor box size for tensor copies).
   std::optional<uint64_t> copyBytes(const FlowInst &I) const;
+
+private:
+  std::optional<uint64_t> computeCopyBytes(const FlowInst &I) const;
+  mutable std::vector<uint8_t> BytesMemo; ///< 0 unknown yet, 1 none, 2 value
+  mutable std::vector<uint64_t> BytesVal;
 };
 
 /// F401 (cp.async commit), F402 (bulk-group protocol), F406 (write to an
