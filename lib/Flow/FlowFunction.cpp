@@ -268,12 +268,20 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
       I.Ops.push_back(fromAst(A, ST, Fn));
     return;
   }
-  if (needsFullParse(S)) {
-    Analyzable = false; // a statement the parser rejected: trust nothing
-    return;
-  }
   HeadQualifiers HQ(S.Head);
   I.Op = classify(HQ.opcode(), HQ, 0);
+  // A statement the parser rejected: if it matters here, trust nothing.
+  // (ld/st/red/atom outside shared memory are never parsed: skip the check.)
+  bool MaybeParsed =
+      I.Op.Kind != OpKind::Other &&
+      !((I.Op.Kind == OpKind::Load && I.Op.Src != Space::SharedCta &&
+         I.Op.Src != Space::SharedCluster) ||
+        ((I.Op.Kind == OpKind::Store || I.Op.Kind == OpKind::AtomRed) &&
+         I.Op.Dst != Space::SharedCta && I.Op.Dst != Space::SharedCluster));
+  if (S.ParsedIndex == -2 || (MaybeParsed && needsFullParse(S))) {
+    Analyzable = false;
+    return;
+  }
   // Of the instructions the rules do not read, only the destination is
   // decoded now; computeValues() decodes the rest of those that compute an
   // address or a constant the rules need (decodeOperands again).
@@ -285,12 +293,66 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
                                   bool FirstOnly) {
   int32_t Fn = int32_t(FIndex);
   I.Ops.clear();
+  I.Ops.reserve(FirstOnly ? 1 : 4);
   // Operands: after the head word, up to the ';'.
   uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - M.Text.data());
   uint32_t End = S.Range.End;
   if (End > HeadEnd && M.Text[End - 1] == ';')
     --End;
   std::string_view Rest = M.Text.substr(HeadEnd, End > HeadEnd ? End - HeadEnd : 0);
+  if (FirstOnly) {
+    // Only the destination: a register, "p|q", or "{a, b}" (no lookups).
+    size_t K = 0;
+    while (K < Rest.size() && isSpace(Rest[K]))
+      ++K;
+    if (K == Rest.size())
+      return;
+    Opnd O;
+    O.K = Opnd::Other;
+    size_t B = K;
+    if (Rest[K] == '{') {
+      O.K = Opnd::Vec;
+      size_t Close = Rest.find('}', K);
+      if (Close == std::string_view::npos)
+        return;
+      splitTop(Rest.substr(K + 1, Close - K - 1), true,
+               [&](std::string_view E, uint32_t) {
+                 uint32_t D = 0;
+                 E = trim(E, D);
+                 if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) &&
+                                                    !(E[0] >= '0' && E[0] <= '9'))))
+                   O.Regs.push_back(E);
+               });
+      K = Close + 1;
+    } else if (isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')) {
+      while (K < Rest.size() && isIdentChar(Rest[K]))
+        ++K;
+      O.K = Opnd::Reg;
+      O.Name = Rest.substr(B, K - B);
+      size_t J = K;
+      while (J < Rest.size() && isSpace(Rest[J]))
+        ++J;
+      if (J < Rest.size() && Rest[J] == '|') { // setp p|q, ...
+        O.K = Opnd::Vec;
+        O.Regs.push_back(O.Name);
+        ++J;
+        while (J < Rest.size() && isSpace(Rest[J]))
+          ++J;
+        size_t C = J;
+        while (J < Rest.size() && isIdentChar(Rest[J]))
+          ++J;
+        if (J > C)
+          O.Regs.push_back(Rest.substr(C, J - C));
+        O.Name = {};
+      } else if (J < Rest.size() && Rest[J] != ',') {
+        O.K = Opnd::Other; // "%tid.x", an expression: not a plain register
+        O.Name = {};
+      }
+    }
+    O.Range = {HeadEnd + uint32_t(B), HeadEnd + uint32_t(K)};
+    I.Ops.push_back(std::move(O));
+    return;
+  }
   uint32_t Base = HeadEnd;
   if (!trim(Rest, Base).empty()) {
     splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
@@ -526,14 +588,12 @@ static Val joinVal(const Val &A, const Val &B) {
   return Val{Val::Unknown, -1, false, 0};
 }
 
-Val FlowFunction::regVal(std::string_view Name) const {
-  auto It = RegIndex.find(Name);
-  if (It == RegIndex.end()) // never defined here: a special register or a
-    return Val{Val::Ptr, baseFor(Name, true), true, 0}; // .func parameter
-  const Val &V = RegVals[size_t(It->second)];
-  if (V.K == Val::Undef)
-    return Val{Val::Unknown, -1, false, 0};
-  return V;
+int32_t FlowFunction::regIdOf(const Opnd &O) const {
+  if (O.RegId == -2) {
+    auto It = RegIndex.find(O.Name);
+    O.RegId = It == RegIndex.end() ? -1 : It->second;
+  }
+  return O.RegId;
 }
 
 Val FlowFunction::operandVal(const Opnd &O) const {
@@ -544,10 +604,10 @@ Val FlowFunction::operandVal(const Opnd &O) const {
   case Opnd::Reg: {
     if (O.Negated)
       return Val{Val::Unknown, -1, false, 0};
-    auto It = RegIndex.find(O.Name);
-    if (It == RegIndex.end())
+    int32_t Id = regIdOf(O);
+    if (Id < 0)
       return Val{Val::Ptr, baseFor(O.Name, true), true, 0};
-    return RegVals[size_t(It->second)]; // may be Undef during the fixpoint
+    return RegVals[size_t(Id)]; // may be Undef during the fixpoint
   }
   case Opnd::Sym:
     return Val{Val::Ptr, baseFor(O.Name, false), true, 0};
@@ -564,9 +624,13 @@ bool FlowFunction::computesValue(const FlowInst &I) {
 
 Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
   const Val Unknown{Val::Unknown, -1, false, 0};
-  Val Self = RegDefs[size_t(Reg)] == 1
-                 ? Val{Val::Ptr, baseFor(RegNames[size_t(Reg)], true), true, 0}
-                 : Unknown;
+  Val Self = Unknown;
+  if (RegDefs[size_t(Reg)] == 1) {
+    int32_t &B = RegSelfBase[size_t(Reg)];
+    if (B < 0)
+      B = baseFor(RegNames[size_t(Reg)], true);
+    Self = Val{Val::Ptr, B, true, 0};
+  }
   if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)
     return Self; // vector or tuple destinations
   size_t Dot = I.Head.find('.');
@@ -650,6 +714,7 @@ void FlowFunction::computeValues() {
         Define(K, R);
   }
   RegVals.assign(RegNames.size(), Val{});
+  RegSelfBase.assign(RegNames.size(), -1);
   // Only registers that can reach an operand the rules read (an address, a
   // size, a mask, a count) are evaluated: a backward slice from those
   // operands through mov/cvta/cvt/add/sub/mad.
@@ -668,10 +733,10 @@ void FlowFunction::computeValues() {
   auto Mark = [&](const Opnd &O) {
     if (!((O.K == Opnd::Reg && !O.Negated) || (O.K == Opnd::Addr && O.BaseIsReg)))
       return;
-    auto It = RegIndex.find(O.Name);
-    if (It != RegIndex.end() && !InSlice[size_t(It->second)]) {
-      InSlice[size_t(It->second)] = 1;
-      Work.push_back(It->second);
+    int32_t Id = regIdOf(O);
+    if (Id >= 0 && !InSlice[size_t(Id)]) {
+      InSlice[size_t(Id)] = 1;
+      Work.push_back(Id);
     }
   };
   for (const FlowInst &I : Insts) {
@@ -759,7 +824,9 @@ AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
   }
   if (!ValuesValid)
     return K;
-  Val V = regVal(O->Name);
+  int32_t Id = regIdOf(*O);
+  Val V = Id < 0 ? Val{Val::Ptr, baseFor(O->Name, true), true, 0}
+                 : RegVals[size_t(Id)];
   if (V.K != Val::Ptr)
     return K;
   K.Base = V.Base;
@@ -778,10 +845,10 @@ std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
       O->MemoHasConst = true;
       O->MemoConst = O->Value;
     } else if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
-      auto It = RegIndex.find(O->Name);
-      if (It != RegIndex.end() && RegVals[size_t(It->second)].K == Val::Const) {
+      int32_t Id = regIdOf(*O);
+      if (Id >= 0 && RegVals[size_t(Id)].K == Val::Const) {
         O->MemoHasConst = true;
-        O->MemoConst = RegVals[size_t(It->second)].Off;
+        O->MemoConst = RegVals[size_t(Id)].Off;
       }
     }
   }

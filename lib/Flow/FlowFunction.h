@@ -49,6 +49,7 @@ struct Opnd {
   mutable int32_t MemoBase = -1;
   mutable bool MemoOffKnown = false, MemoHasConst = false;
   mutable int64_t MemoOff = 0, MemoConst = 0;
+  mutable int32_t RegId = -2; ///< Reg: index in RegIndex (-1 none, -2 not looked up)
 };
 
 struct FlowInst {
@@ -155,7 +156,6 @@ private:
   void buildBlocks();
   void computeValues();
   int32_t baseFor(std::string_view Name, bool IsRegister) const;
-  Val regVal(std::string_view Name) const;
   AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
   Val evalDef(const FlowInst &I, int32_t Reg) const;
@@ -166,6 +166,8 @@ private:
   const CalleeMap *Callees = nullptr;
   std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
+  mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value
+  int32_t regIdOf(const Opnd &O) const;
   std::vector<std::string_view> RegNames;
   unsigned KindCount[64] = {};
 };

@@ -18,7 +18,7 @@ namespace ptxlint {
 namespace flow {
 namespace {
 
-constexpr uint8_t Cap = 32; ///< counts at Cap mean "many"
+constexpr uint8_t Cap = 16; ///< counts at Cap mean "many" (pipelines are shallower)
 
 struct Counts {
   /// [0] cp.async groups, [1] bulk groups not known complete, [2] bulk
