@@ -33,7 +33,29 @@ void runClusterRule(const FlowRuleContext &C) {
     }
     return S;
   };
+  // Point notes at the .reqnctapercluster directive in the header.
   SourceRange HeaderAt = F.NameRange;
+  if (F.HeaderStatement < FF.M.Statements.size()) {
+    SourceRange H = FF.M.Statements[F.HeaderStatement].Range;
+    std::string_view Text = FF.M.Text.substr(H.Begin, H.End - H.Begin);
+    size_t P = Text.find(".reqnctapercluster");
+    auto InComment = [&](size_t At) {
+      size_t LineStart = Text.rfind('\n', At);
+      LineStart = LineStart == std::string_view::npos ? 0 : LineStart + 1;
+      return Text.substr(LineStart, At - LineStart).find("//") !=
+             std::string_view::npos;
+    };
+    while (P != std::string_view::npos && InComment(P))
+      P = Text.find(".reqnctapercluster", P + 1);
+    if (P != std::string_view::npos) {
+      size_t E = P + 18;
+      while (E < Text.size() && Text[E] != '\n' && Text[E] != '{')
+        ++E;
+      while (E > P && (Text[E - 1] == ' ' || Text[E - 1] == '\t' || Text[E - 1] == '\r'))
+        --E;
+      HeaderAt = {H.Begin + uint32_t(P), H.Begin + uint32_t(E)};
+    }
+  }
   for (const FlowInst &I : FF.Insts) {
     const AsyncOp &Op = I.Op;
     if (!Op.isCopy() && !Op.isPrefetch())

@@ -6,6 +6,7 @@
 #include "Parse/StatementParser.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ptxlint {
 namespace flow {
@@ -471,16 +472,31 @@ void FlowFunction::build() {
     Analyzable = false;
     return;
   }
-  std::unordered_map<std::string_view, uint32_t> Labels;
+  // Labels are scoped by { } blocks (nvcc inlines the same inline-asm block,
+  // labels included, several times): a branch resolves to the label of its
+  // innermost enclosing block that declares it.
+  std::map<std::pair<std::string_view, uint32_t>, uint32_t> Labels;
+  std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
+  uint32_t Scope = 0;
+  std::vector<uint32_t> ScopeOf;        // per instruction
   std::vector<char> Leader;
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
   Insts.reserve(NumStatements);
   RegIndex.reserve(NumStatements);
   for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
     const Statement &S = M.Statements[K];
+    if (S.Kind == StatementKind::BlockOpen) {
+      ScopeParent.push_back(Scope);
+      Scope = uint32_t(ScopeParent.size() - 1);
+      continue;
+    }
+    if (S.Kind == StatementKind::BlockClose) {
+      Scope = ScopeParent[Scope];
+      continue;
+    }
     if (S.Kind == StatementKind::Label) {
-      if (!Labels.emplace(S.Head, uint32_t(Insts.size())).second)
-        Analyzable = false; // the same label twice (nested scopes): give up
+      if (!Labels.emplace(std::make_pair(S.Head, Scope), uint32_t(Insts.size())).second)
+        Analyzable = false; // the same label twice in one scope
       Leader.resize(Insts.size() + 1, 0);
       Leader[Insts.size()] = 1;
       continue;
@@ -490,6 +506,7 @@ void FlowFunction::build() {
     FlowInst I;
     I.Stmt = K;
     decode(I, S);
+    ScopeOf.push_back(Scope);
     KindCount[size_t(I.Op.Kind)]++;
     OpKind Kd = I.Op.Kind;
     bool Ends = Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
@@ -547,7 +564,13 @@ void FlowFunction::build() {
     switch (Last.Op.Kind) {
     case OpKind::Branch: {
       const Opnd *T = Last.op(0);
-      auto It = T ? Labels.find(T->Name) : Labels.end();
+      auto It = Labels.end();
+      for (uint32_t Sc = ScopeOf[Bl.End - 1]; T && It == Labels.end();) {
+        It = Labels.find(std::make_pair(T->Name, Sc));
+        if (Sc == 0)
+          break;
+        Sc = ScopeParent[Sc];
+      }
       if (It == Labels.end()) {
         Analyzable = false;
         return;

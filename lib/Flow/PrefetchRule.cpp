@@ -92,6 +92,7 @@ void runPrefetchRule(const FlowRuleContext &C) {
     return A.Off + int64_t(*SA) <= B.Off || B.Off + int64_t(*SB) <= A.Off;
   };
 
+  std::vector<int32_t> Witness(Sites.size(), -1); // a disjoint later copy
   PState Entry, AtExit;
   Entry.F.assign(Sites.size(), PAbsent);
   AtExit.F.assign(Sites.size(), PAbsent);
@@ -110,7 +111,10 @@ void runPrefetchRule(const FlowRuleContext &C) {
           uint8_t &F = S.F[X];
           if (F != PUnread && F != PUnreadSaw)
             continue;
-          F = Disjoint(FF.Insts[Sites[X]], I) ? PUnreadSaw : PRead;
+          bool D = Disjoint(FF.Insts[Sites[X]], I);
+          F = D ? PUnreadSaw : PRead;
+          if (D && Report && Witness[X] < 0)
+            Witness[X] = int32_t(K);
         }
       } else if ((Op.Kind == OpKind::Load &&
                   (Op.Src == Space::Global || Op.Src == Space::Generic)) ||
@@ -135,9 +139,12 @@ void runPrefetchRule(const FlowRuleContext &C) {
     if (AtExit.F[X] != PUnreadSaw)
       continue;
     const FlowInst &P = FF.Insts[Sites[X]];
-    C.diag(rules::FlowDeadPrefetch, P.Range,
-           "no later copy in this function reads the prefetched range; the "
-           "prefetch only costs memory bandwidth");
+    auto D = C.diag(rules::FlowDeadPrefetch, P.Range,
+                    "no later copy in this function reads the prefetched "
+                    "range; the prefetch only costs memory bandwidth");
+    if (Witness[X] >= 0)
+      D.note(FF.Insts[size_t(Witness[X])].Range,
+             "later copies read other ranges, such as this one");
   }
 }
 

@@ -271,3 +271,28 @@ TEST_CASE("header parser fills the cluster shape") {
   CHECK(C.M.Functions[0].ClusterDims[0] == 0);
   CHECK_FALSE(C.M.Functions[0].ExplicitCluster);
 }
+
+TEST_CASE("cfg: labels are scoped by blocks (inlined asm with the same label)") {
+  Built B(" .reg .b32 %r<4>;\n"
+          " {\n .reg .pred P1;\n"
+          "LAB_WAIT:\n"
+          " mbarrier.try_wait.parity.shared::cta.b64 P1, [%r1], 0;\n"
+          " @!P1 bra LAB_WAIT;\n }\n"
+          " {\n .reg .pred P1;\n"
+          "LAB_WAIT:\n"
+          " mbarrier.try_wait.parity.shared::cta.b64 P1, [%r2], 1;\n"
+          " @!P1 bra LAB_WAIT;\n }\n"
+          " bra.uni $DONE;\n"
+          "$DONE:\n"
+          " ret;\n");
+  const FlowFunction &FF = *B.FF;
+  REQUIRE(FF.Analyzable);
+  // [wait1 bra] [wait2 bra] [bra.uni] [ret]
+  REQUIRE(FF.Blocks.size() == 4);
+  CHECK(FF.Blocks[0].Succs == std::vector<uint32_t>{0, 1}); // its own LAB_WAIT
+  CHECK(FF.Blocks[1].Succs == std::vector<uint32_t>{1, 2}); // the second one
+  CHECK(FF.Blocks[2].Succs == std::vector<uint32_t>{3});
+  // A label of a nested block is not visible outside it.
+  Built C(" {\nINNER:\n ret;\n }\n bra INNER;\n");
+  CHECK_FALSE(C.FF->Analyzable);
+}
