@@ -81,6 +81,8 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
       S.Kind = Suppression::NextLine;
     else if (Word == "disable-file")
       S.Kind = Suppression::File;
+    else if (Word == "tensor-box-bytes")
+      continue; // an annotation read by the flow rules (docs/flow-rules.md)
     else {
       Invalid.push_back(invalid(
           WordRange.empty() ? SourceRange{uint32_t(At), uint32_t(At + Marker.size())}

@@ -204,10 +204,8 @@ int main(int argc, char **argv) {
     return usage(Err);
   if (WerrorOpt)
     D.Cli.WarningsAsErrors = true;
-  ptxlint::LintOptions Opts;
-  Opts.MaxDiagnostics = MaxDiagsOpt;
   if (TensorBoxOpt)
-    Opts.TensorBoxBytes = TensorBoxOpt;
+    D.Base.TensorBoxBytes = TensorBoxOpt;
   if (!TargetOpt.empty()) {
     if (!ptxlint::isValidTargetName(TargetOpt))
       return usage("invalid --target '" + TargetOpt +
