@@ -117,13 +117,6 @@ private:
   const std::vector<Modifier> &Mods;
 };
 
-std::string stripSpaces(std::string_view S) {
-  std::string Out;
-  for (char C : S)
-    if (!isSpace(C))
-      Out += C;
-  return Out;
-}
 
 } // namespace
 
@@ -215,14 +208,6 @@ static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
     } else if (B.Kind == OperandKind::Immediate && B.HasValue) {
       O.HasValue = true;
       O.Value = B.Value;
-    }
-    if (A.Elements.size() > 1) {
-      const Operand &C = A.Elements[1];
-      O.Coords = stripSpaces(C.Text);
-      O.CoordsConst = C.Kind == OperandKind::Vector;
-      for (const Operand &E : C.Elements)
-        if (E.Kind != OperandKind::Immediate)
-          O.CoordsConst = false;
     }
     break;
   }
@@ -402,18 +387,6 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
         } else if (parseInt(BaseExpr, V)) {
           O.HasValue = true;
           O.Value = V;
-        }
-        if (Comma != std::string_view::npos) {
-          std::string_view C = trim(In.substr(Comma + 1), Dummy);
-          O.Coords = stripSpaces(C);
-          O.CoordsConst = !C.empty() && C[0] == '{';
-          if (O.CoordsConst && C.size() >= 2)
-            splitTop(C.substr(1, C.size() - 2), false,
-                     [&](std::string_view E, uint32_t) {
-                       int64_t X;
-                       if (!parseInt(E, X))
-                         O.CoordsConst = false;
-                     });
         }
       } else if (T[0] == '{' || T.find('|') != std::string_view::npos) {
         O.K = Opnd::Vec;

@@ -40,8 +40,6 @@ struct Opnd {
   int64_t Value = 0;     ///< Imm value; Addr: offset (0 if none)
   bool Negated = false;
   SourceRange Range;
-  std::string Coords;    ///< Addr with tensor coordinates: "{a,b}" (no spaces)
-  bool CoordsConst = false;
   std::vector<std::string_view> Regs; ///< Vec / "p|q": register names
   // Memo of FlowFunction::address()/constant(): rules ask again on every
   // fixpoint visit, and resolving a register costs a hash lookup.

@@ -100,15 +100,38 @@ std::optional<uint64_t> FlowRuleContext::computeCopyBytes(const FlowInst &I) con
 
 namespace {
 
+bool startsWith(std::string_view S, std::string_view P) {
+  return S.size() >= P.size() && S.compare(0, P.size(), P) == 0;
+}
+
+/// Whether any flow rule can report in this function, from the statement
+/// heads alone: every rule needs two async-copy/mbarrier instructions, or
+/// one and a generic access of shared memory (F405-F407), except the local
+/// multicast/cta_group checks. Skips the many one-copy wrapper functions.
 bool interesting(const Module &M, const Function &F) {
+  unsigned Async = 0;
+  bool SharedAccess = false;
   for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
-    std::string_view H = M.Statements[K].Head;
-    if (M.Statements[K].Kind != StatementKind::Instruction || H.size() < 3)
+    const Statement &St = M.Statements[K];
+    std::string_view H = St.Head;
+    if (St.Kind != StatementKind::Instruction || H.size() < 2)
       continue;
-    if (H.compare(0, 3, "cp.") == 0 || H.compare(0, 9, "mbarrier.") == 0)
-      return true;
+    if (startsWith(H, "cp.") || startsWith(H, "mbarrier.")) {
+      if (++Async >= 2 || H.find(".multicast::cluster") != std::string_view::npos ||
+          H.find(".cta_group::2") != std::string_view::npos)
+        return true;
+      continue;
+    }
+    if (!SharedAccess &&
+        (startsWith(H, "st") || startsWith(H, "ld") || startsWith(H, "red") ||
+         startsWith(H, "atom")) &&
+        H.find(".param") == std::string_view::npos &&
+        H.find(".global") == std::string_view::npos &&
+        H.find(".local") == std::string_view::npos &&
+        H.find(".const") == std::string_view::npos)
+      SharedAccess = true;
   }
-  return false;
+  return Async == 1 && SharedAccess;
 }
 
 class FlowPass : public LintPass {
