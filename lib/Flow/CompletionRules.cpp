@@ -312,7 +312,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   Entry.U.assign(Sites.size(), 0);
   auto Transfer = [&](uint32_t B, CompState &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+    for (uint32_t K : Bl.Events) {
       const FlowInst &I = FF.Insts[K];
       bool G = !I.Guard.empty();
       auto Commit = [&](Role R) {

@@ -570,6 +570,10 @@ void FlowFunction::build() {
     }
   }
   computeValues();
+  for (Block &Bl : Blocks)
+    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
+      if (Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0)
+        Bl.Events.push_back(K);
 }
 
 // --- register values ------------------------------------------------------------

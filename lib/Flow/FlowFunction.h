@@ -70,6 +70,10 @@ struct Block {
   uint32_t Begin = 0, End = 0; ///< FlowInst indices
   std::vector<uint32_t> Succs;
   bool FallsOffEnd = false; ///< control reaches the closing '}'
+  /// The instructions a rule can act on, in order: those with a role
+  /// (OpKind other than Other) and those that redefine an address base.
+  /// Transfer functions walk these, not every arithmetic instruction.
+  std::vector<uint32_t> Events;
 };
 
 /// An abstract register value.

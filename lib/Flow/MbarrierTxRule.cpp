@@ -113,7 +113,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
   };
   auto Transfer = [&](uint32_t B, TxState &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+    for (uint32_t K : Bl.Events) {
       const FlowInst &I = FF.Insts[K];
       const AsyncOp &Op = I.Op;
       if (Op.Kind == OpKind::Call) {

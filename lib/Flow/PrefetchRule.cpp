@@ -103,7 +103,7 @@ void runPrefetchRule(const FlowRuleContext &C) {
   };
   auto Transfer = [&](uint32_t B, PState &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+    for (uint32_t K : Bl.Events) {
       const FlowInst &I = FF.Insts[K];
       const AsyncOp &Op = I.Op;
       if (Op.readsGlobal()) {

@@ -95,7 +95,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   Entry.F.assign(Sites.size(), Absent);
   auto Transfer = [&](uint32_t B, FactVector &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+    for (uint32_t K : Bl.Events) {
       const FlowInst &I = FF.Insts[K];
       bool G = !I.Guard.empty();
       const AsyncOp &Op = I.Op;

@@ -64,7 +64,7 @@ void runWaitCountRule(const FlowRuleContext &C) {
   Entry.Unknown = !FF.F.IsEntry;
   auto Transfer = [&](uint32_t B, Counts &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K) {
+    for (uint32_t K : Bl.Events) {
       const FlowInst &I = FF.Insts[K];
       bool G = !I.Guard.empty();
       switch (I.Op.Kind) {
