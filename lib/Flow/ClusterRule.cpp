@@ -65,9 +65,11 @@ void runClusterRule(const FlowRuleContext &C) {
       const Opnd *Mask = I.op(Op.CtaMaskOp);
       auto V = Expected == I.Ops.size() ? FF.constant(Mask) : std::nullopt;
       if (V) {
-        uint64_t M = uint64_t(*V) & 0xFFFF;
+        uint64_t M = uint64_t(*V);
         SourceRange At = Mask->Range.empty() ? I.Range : Mask->Range;
-        if (M == 0) {
+        if (M > 0xFFFF) {
+          // Does not fit the 16-bit operand: the checker's O208 says so.
+        } else if (M == 0) {
           C.diag(rules::FlowClusterShape, At,
                  "multicast ctaMask is 0: the copy writes to no CTA and "
                  "signals no mbarrier, so the waiting CTAs hang")
