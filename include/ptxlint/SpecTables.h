@@ -204,6 +204,9 @@ const std::vector<InstructionSpec> &instructions();
 /// The instruction whose name is the longest match of Opcode followed by the
 /// leading modifiers; Consumed is set to the number of modifiers that are
 /// part of the name. nullptr when none matches.
+/// Whether any table entry starts with this opcode word ("cp", "mbarrier").
+bool hasOpcode(std::string_view Opcode);
+
 const InstructionSpec *findInstruction(std::string_view Opcode,
                                        const Words &Modifiers,
                                        size_t &Consumed);

@@ -124,6 +124,8 @@ public:
 private:
   static void checkInstruction(LintContext &Ctx, const Instruction &I,
                                int32_t Function) {
+    if (!spec::hasOpcode(I.Opcode))
+      return; // parsed for the flow rules only (ld.shared, bra, ...)
     spec::Words Mods;
     Mods.reserve(I.Modifiers.size());
     for (const Modifier &M : I.Modifiers)

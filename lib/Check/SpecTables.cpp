@@ -2,6 +2,7 @@
 
 #include "ptxlint/SpecTables.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace ptxlint {
@@ -14,6 +15,23 @@ namespace spec {
 const std::vector<InstructionSpec> &instructions() {
   static const std::vector<InstructionSpec> Table = buildInstructionTable();
   return Table;
+}
+
+bool hasOpcode(std::string_view Opcode) {
+  // The distinct first words of the table ("cp", "mbarrier", ...): a handful,
+  // so a linear scan beats hashing, and it spares the many parsed
+  // instructions no table names (ld.shared, bra, ...) the full lookup.
+  static const std::vector<std::string_view> Opcodes = [] {
+    std::vector<std::string_view> Out;
+    for (const InstructionSpec &I : instructions()) {
+      std::string_view Name = I.Name;
+      std::string_view Op = Name.substr(0, Name.find('.'));
+      if (std::find(Out.begin(), Out.end(), Op) == Out.end())
+        Out.push_back(Op);
+    }
+    return Out;
+  }();
+  return std::find(Opcodes.begin(), Opcodes.end(), Opcode) != Opcodes.end();
 }
 
 const InstructionSpec *findInstruction(std::string_view Opcode,

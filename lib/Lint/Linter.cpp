@@ -18,14 +18,17 @@ Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
                    size_t *ParsedStatements) {
   Module M;
   scanModule(Buffer.text(), M, Diags);
+  // Select first, then parse: knowing the count lets the instruction array
+  // be allocated once instead of growing (growth held two copies at peak).
+  std::vector<uint32_t> Selected;
+  for (uint32_t K = 0; K < M.Statements.size(); ++K)
+    if (needsFullParse(M.Statements[K]))
+      Selected.push_back(K);
+  M.Instructions.reserve(Selected.size());
   StatementParser Parser(M, Diags);
-  size_t Parsed = 0;
-  for (uint32_t K = 0; K < M.Statements.size(); ++K) {
-    if (!needsFullParse(M.Statements[K]))
-      continue;
-    ++Parsed;
+  for (uint32_t K : Selected)
     Parser.parse(K);
-  }
+  size_t Parsed = Selected.size();
   if (ParsedStatements)
     *ParsedStatements = Parsed;
   return M;

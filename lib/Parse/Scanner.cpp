@@ -48,6 +48,19 @@ struct SpecialTable {
 };
 constexpr SpecialTable SpecialInStatement;
 
+/// Bytes of an instruction's head word: identifier bytes, '.' and ':'.
+struct HeadTable {
+  bool Table[256] = {};
+  constexpr HeadTable() {
+    for (int C = 0; C < 256; ++C)
+      Table[C] = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+                 (C >= '0' && C <= '9') || C == '_' || C == '$' || C == '%' ||
+                 C == '.' || C == ':';
+  }
+  constexpr bool operator[](unsigned char C) const { return Table[C]; }
+};
+constexpr HeadTable HeadChar;
+
 class ScannerImpl {
 public:
   ScannerImpl(std::string_view Text, Module &M, DiagnosticEngine &Diags,
@@ -257,8 +270,7 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
     HeadB = Q;
   }
   uint32_t HeadE = HeadB;
-  while (HeadE < N && (isIdentChar(T[HeadE]) || T[HeadE] == '.' ||
-                       T[HeadE] == ':'))
+  while (HeadE < N && HeadChar[static_cast<unsigned char>(T[HeadE])])
     ++HeadE;
 
   // ';' ends the statement whatever the bracket depth: PTX has no ';' inside

@@ -2,46 +2,66 @@
 
 #include "Parse/StatementFilter.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace ptxlint {
 namespace {
 
-/// One row: an instruction whose head starts with Prefix (and, if set,
-/// contains Needle somewhere in its qualifiers) is parsed.
+/// One row: an instruction whose opcode word (the text before the first
+/// '.') is Opcode is parsed if it has no needles, or if its qualifiers
+/// contain one of them.
 struct ParseRule {
-  std::string_view Prefix;
-  std::string_view Needle;
+  std::string_view Opcode;
+  std::string_view Needles[2];
 };
 
-// The async-copy family and what the flow rules need. Prefixes end at a '.'
-// or are whole opcodes, so "bar" does not catch "barrier" by accident: both
-// are listed.
+// The async-copy family and what the flow rules need, keyed by the opcode
+// word: most statements of a real module (add, mov, fma, setp, ...) are
+// rejected by comparing lengths and first bytes. Kept sorted for readers.
 constexpr ParseRule InstructionRules[] = {
-    {"cp.", ""},           // cp.async*, cp.reduce.async.bulk*
-    {"mbarrier.", ""},     // init, arrive, expect_tx, try_wait, test_wait
-    {"fence.", ""},        // fence.proxy.async and friends
-    {"createpolicy.", ""}, // L2 cache policies
-    {"bar.", ""},          {"bar", ""},
-    {"barrier.", ""},      {"barrier", ""},
-    {"bra", ""},           {"bra.", ""},
-    {"ret", ""},           {"ret.", ""},
-    {"exit", ""},          {"exit.", ""},
-    {"brx.", ""},          {"call", ""}, {"call.", ""},
-    {"st.", ".shared"},    // generic-proxy writes to shared memory
-    {"ld.", ".shared"},    // reads of copy destinations
-    {"red.", ".shared"},   {"atom.", ".shared"},
-    {"stmatrix.", ""},     {"ldmatrix.", ""},
-    {"st.async", ""},      {"red.async", ""},
+    {"atom", {".shared"}},          // generic-proxy writes to shared memory
+    {"bar", {}},                    {"barrier", {}},
+    {"bra", {}},                    {"brx", {}},
+    {"call", {}},
+    {"cp", {}},                     // cp.async*, cp.reduce.async.bulk*
+    {"createpolicy", {}},           // L2 cache policies
+    {"exit", {}},
+    {"fence", {}},                  // fence.proxy.async and friends
+    {"ld", {".shared"}},            // reads of copy destinations
+    {"ldmatrix", {}},
+    {"mbarrier", {}},               // init, arrive, expect_tx, try/test_wait
+    {"red", {".shared", ".async"}},
+    {"ret", {}},
+    {"st", {".shared", ".async"}},  // generic-proxy writes to shared memory
+    {"stmatrix", {}},
 };
 
-bool matches(std::string_view Head, const ParseRule &R) {
-  if (Head.size() < R.Prefix.size() ||
-      Head.compare(0, R.Prefix.size(), R.Prefix) != 0)
+constexpr bool isSorted() {
+  for (size_t K = 1; K < std::size(InstructionRules); ++K)
+    if (!(InstructionRules[K - 1].Opcode < InstructionRules[K].Opcode))
+      return false;
+  return true;
+}
+static_assert(isSorted(), "InstructionRules must be sorted by opcode");
+
+bool instructionNeedsParse(std::string_view Head) {
+  std::string_view Op = Head.substr(0, Head.find('.'));
+  // Length and first byte reject almost every row before any memcmp.
+  const ParseRule *R = nullptr;
+  for (const ParseRule &X : InstructionRules)
+    if (X.Opcode.size() == Op.size() && X.Opcode[0] == Op[0] && X.Opcode == Op) {
+      R = &X;
+      break;
+    }
+  if (!R || Op.empty())
     return false;
-  // A whole-opcode prefix ("bra") must not match "brax".
-  if (R.Prefix.back() != '.' && Head.size() > R.Prefix.size() &&
-      Head[R.Prefix.size()] != '.')
-    return false;
-  return R.Needle.empty() || Head.find(R.Needle) != std::string_view::npos;
+  if (R->Needles[0].empty())
+    return true;
+  for (std::string_view N : R->Needles)
+    if (!N.empty() && Head.find(N, Op.size()) != std::string_view::npos)
+      return true;
+  return false;
 }
 
 bool isParsedDeclaration(std::string_view Head) {
@@ -58,10 +78,7 @@ bool needsFullParse(const Statement &S) {
     return false; // the scanner already reported this statement
   switch (S.Kind) {
   case StatementKind::Instruction:
-    for (const ParseRule &R : InstructionRules)
-      if (matches(S.Head, R))
-        return true;
-    return false;
+    return instructionNeedsParse(S.Head);
   case StatementKind::Directive:
     return S.Head == ".version" || S.Head == ".target" ||
            S.Head == ".address_size";

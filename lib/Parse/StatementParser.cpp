@@ -11,6 +11,7 @@
 #include "PtxStatementParser.h"
 #include "antlr4-runtime.h"
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_map>
 
@@ -387,13 +388,9 @@ Operand StatementParser::Impl::buildUnary(uint32_t I) {
 }
 
 Operand StatementParser::Impl::buildExpr(uint32_t I) {
-  std::vector<uint32_t> Parts;
-  forChildren(I, [&](uint32_t C) {
-    if (node(C).Kind != CstKind::BinaryOp)
-      Parts.push_back(C);
-  });
-  if (Parts.size() == 1)
-    return buildUnary(Parts[0]);
+  const CstNode &N = node(I);
+  if (N.ChildEnd - N.ChildBegin == 1) // one operand, no operator
+    return buildUnary(Tree->Children[N.ChildBegin]);
   Operand O;
   O.Range = range(I);
   O.Text = text(O.Range);
@@ -404,15 +401,14 @@ Operand StatementParser::Impl::buildExpr(uint32_t I) {
 /// [base], [base+imm], [base+-imm], [imm], [tensorMap, {c0, ...}]
 void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
   uint32_t E = child(Body, CstKind::Expr);
-  std::vector<uint32_t> Parts, Ops;
-  forChildren(E, [&](uint32_t C) {
-    (node(C).Kind == CstKind::BinaryOp ? Ops : Parts).push_back(C);
-  });
+  // "base + offset" is exactly three children: unary, binaryOp, unary.
+  const CstNode &EN = node(E);
   bool Split = false;
-  if (Parts.size() == 2) {
-    uint16_t Op = Toks[node(Ops[0]).FirstToken].Type;
-    Operand L = buildUnary(Parts[0]);
-    Operand R = buildUnary(Parts[1]);
+  if (EN.ChildEnd - EN.ChildBegin == 3) {
+    const uint32_t *Kids = &Tree->Children[EN.ChildBegin];
+    uint16_t Op = Toks[node(Kids[1]).FirstToken].Type;
+    Operand L = buildUnary(Kids[0]);
+    Operand R = buildUnary(Kids[2]);
     if ((Op == PtxStatementLexer::PLUS || Op == PtxStatementLexer::MINUS) &&
         (L.Kind == OperandKind::Register || L.Kind == OperandKind::Symbol) &&
         R.Kind == OperandKind::Immediate && R.HasValue) {
@@ -490,6 +486,8 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   uint32_t Op = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   I.OpcodeRange = range(Op);
   I.Opcode = text(I.OpcodeRange);
+  const CstNode &RootNode = node(Root);
+  I.Modifiers.reserve(RootNode.ChildEnd - RootNode.ChildBegin);
   forChildren(Root, [&](uint32_t C) {
     if (node(C).Kind == CstKind::Modifier) {
       SourceRange R = range(C);
@@ -497,6 +495,10 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
     }
   });
   uint32_t Ops = child(Root, CstKind::OperandList);
+  if (Ops != ~0u) {
+    const CstNode &List = node(Ops);
+    I.Operands.reserve((List.ChildEnd - List.ChildBegin + 1) / 2);
+  }
   if (Ops != ~0u)
     forChildren(Ops, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
@@ -620,14 +622,14 @@ bool StatementParser::Impl::parseDeclaration(Statement &S) {
 bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
   uint32_t Root = Tree->Root;
   uint32_t Index = uint32_t(&S - M.Statements.data());
-  Function *F = nullptr;
-  for (size_t K = M.Functions.size(); K-- > 0;)
-    if (M.Functions[K].HeaderStatement == Index) {
-      F = &M.Functions[K];
-      break;
-    }
-  if (!F)
+  // Functions are in source order: a binary search, not a scan (a scan made
+  // a module of N functions cost O(N^2)).
+  auto It = std::lower_bound(
+      M.Functions.begin(), M.Functions.end(), Index,
+      [](const Function &Fn, uint32_t I) { return Fn.HeaderStatement < I; });
+  if (It == M.Functions.end() || It->HeaderStatement != Index)
     return false;
+  Function *F = &*It;
   F->IsEntry = child(Root, CstKind::Terminal, PtxStatementLexer::ENTRY) != ~0u;
   uint32_t Name = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   F->NameRange = range(Name);
