@@ -51,6 +51,10 @@ def main():
             parts.append(w + " ")
             size += len(w) + 1
         data = "".join(parts).encode()
+    elif kind == "functions":  # arg small functions (a quadratic lookup shows)
+        n = int(arg)
+        data = (HEAD + "".join(".func f%d(.param .b32 a)\n{\n\tret;\n}\n" % i
+                               for i in range(n))).encode()
     elif kind == "labels":  # arg labels in one kernel, a branch to each tenth
         n = int(arg)
         lines = [HEAD, KERNEL_OPEN]
@@ -91,6 +95,11 @@ def main():
                 "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
                 " [%r1], [%rd1], 16, [%r1];\r"
                 "\tadd.s32 %r2, %r2, 1;\n" + KERNEL_CLOSE)
+        data = text.replace("\n", "\r\n").encode()
+    elif kind == "crlf-error":  # CRLF module, a missing ']' on line 9
+        text = (HEAD + KERNEL_OPEN + "\tcp.async.bulk.commit_group;\n"
+                "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+                " [%r1, [%rd1], 16, [%r2];\n" + KERNEL_CLOSE)
         data = text.replace("\n", "\r\n").encode()
     elif kind == "nul":  # NUL bytes inside statements
         data = (HEAD + KERNEL_OPEN + "\tadd.s32 %r1,\0 %r1, 1;\n"
