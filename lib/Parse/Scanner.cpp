@@ -439,9 +439,11 @@ void ScannerImpl::run() {
     error(rules::UnbalancedBrace, {Open, Open + 1},
           "'{' is never closed (" + std::to_string(Blocks.size()) +
               " block(s) open at end of file)");
-    if (CurrentFunction >= 0)
-      M.Functions[CurrentFunction].EndStatement = uint32_t(M.Statements.size());
   }
+  // Close a function left open, also when the error budget ran out (else
+  // EndStatement < FirstStatement; found by fuzz/FuzzScanner).
+  if (CurrentFunction >= 0)
+    M.Functions[CurrentFunction].EndStatement = uint32_t(M.Statements.size());
 }
 
 } // namespace
