@@ -1,19 +1,22 @@
 #!/bin/sh
 # Long fuzzing campaign on one core, at the lowest priority: the targets take
-# turns (SLICE seconds each) until TOTAL seconds have passed; each target keeps
-# its own growing corpus in WORK/<target>. Crashes, timeouts and leaks land in
-# WORK/artifacts/. The executions of every slice are appended to WORK/log.tsv
-# and summed at the end.
+# turns until TOTAL seconds have passed; each target keeps its own growing
+# corpus in WORK/<target>. Crashes, timeouts and leaks land in WORK/artifacts/.
+# The executions of every slice are appended to WORK/log.tsv and summed at
+# the end.
 #
 # usage: fuzz/campaign.sh BUILD_DIR WORK TOTAL_SECONDS [SLICE_SECONDS]
 #   BUILD_DIR: a build of the 'fuzz' preset (cmake --preset fuzz)
+# Environment: TARGETS (default: every ptxlint-fuzz-* in BUILD_DIR/bin, in
+# turn; a target may be named twice to give it two slices per round),
+# LEN_<target> (max_len, default 2048 for the scanner, 1024 otherwise).
 set -eu
 BUILD=$1 WORK=$2 TOTAL=$3 SLICE=${4:-600}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$WORK/seeds" "$WORK/artifacts"
 [ -n "$(ls "$WORK/seeds")" ] || python3 "$SRC/fuzz/make-seeds.py" "$WORK/seeds" \
   "$SRC/../shared/corpus" "$SRC/test" "$SRC/examples"
-TARGETS=$(cd "$BUILD/bin" && ls ptxlint-fuzz-* | sed 's/ptxlint-fuzz-//')
+TARGETS=${TARGETS:-$(cd "$BUILD/bin" && ls ptxlint-fuzz-* | sed 's/ptxlint-fuzz-//')}
 START=$(date +%s)
 while [ $(( $(date +%s) - START )) -lt "$TOTAL" ]; do
   for T in $TARGETS; do
@@ -21,6 +24,7 @@ while [ $(( $(date +%s) - START )) -lt "$TOTAL" ]; do
     [ "$LEFT" -gt 0 ] || break
     [ "$LEFT" -lt "$SLICE" ] && S=$LEFT || S=$SLICE
     case $T in scanner) LEN=2048 ;; *) LEN=1024 ;; esac
+    LEN=$(eval echo "\${LEN_$T:-$LEN}")
     mkdir -p "$WORK/$T"
     nice -n 19 "$BUILD/bin/ptxlint-fuzz-$T" "$WORK/$T" "$WORK/seeds" \
       -max_total_time="$S" -max_len="$LEN" -timeout=10 -rss_limit_mb=2048 \
