@@ -309,6 +309,10 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
     }
     ++P;
   }
+  // error() sets P = N when the error budget runs out, and the loop may then
+  // step once more: never read past the buffer (found by fuzz/FuzzScanner).
+  if (P > N)
+    P = N;
   // The statement ends after its last non-blank byte (comments aside, which
   // only matter for where the caret goes).
   uint32_t LastTokenEnd = P;

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
+#include <memory>
 #include <string>
 
 using namespace ptxlint;
@@ -45,4 +47,22 @@ TEST_CASE("fuzz: function opened after the error budget is spent") {
   std::string In("\x00n\n", 3);
   In += std::string(46, '}') + "1\n.func{\x01\n/";
   checkScannerInvariants(In);
+}
+
+// fuzz/scanner, campaign of 22 Nov (crash-ce4e472e...), ASan heap-buffer-overflow
+// in ScannerImpl::terminatedStatement: the "nested more than 256 deep" error
+// was the one that exhausted the error budget, error() set P = N, the loop
+// stepped to N + 1 and the blank-trimming loop read T[N]. The buffer here has
+// no terminating NUL, as in the fuzzer (std::string would hide the read).
+TEST_CASE("fuzz: error budget exhausted inside a deeply nested statement") {
+  static const char Bytes[] = "e}}}}.g}}}}}}}}}}}}}}}}}}}}}}}}{}}}}}u}}}i}}}}}}}}}}}}1$t9;\n\xe3""\n.(((((((((((((((((((((%((((((((((e(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((([(((((((((((((((((((((((r((((((((((((((((((((((([3(((((((((((((((((((((([((((((((((((((((((((((((((((((((((([3(((((((((((([3";
+  std::unique_ptr<char[]> Exact(new char[sizeof(Bytes) - 1]);
+  std::memcpy(Exact.get(), Bytes, sizeof(Bytes) - 1);
+  std::string_view Text(Exact.get(), sizeof(Bytes) - 1);
+  Module M;
+  DiagnosticEngine Diags;
+  scanModule(Text, M, Diags);
+  for (const Statement &S : M.Statements)
+    CHECK(S.Range.End <= Text.size());
+  checkScannerInvariants(Text);
 }
