@@ -16,6 +16,9 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$WORK/seeds" "$WORK/artifacts"
 [ -n "$(ls "$WORK/seeds")" ] || python3 "$SRC/fuzz/make-seeds.py" "$WORK/seeds" \
   "$SRC/../shared/corpus" "$SRC/test" "$SRC/examples"
+mkdir -p "$WORK/seeds-config"
+[ -n "$(ls "$WORK/seeds-config")" ] || python3 "$SRC/fuzz/make-seeds.py" \
+  "$WORK/seeds-config" "$SRC/test" "$SRC/docs" "$SRC/spec-tables" --suffix .yaml
 TARGETS=${TARGETS:-$(cd "$BUILD/bin" && ls ptxlint-fuzz-* | sed 's/ptxlint-fuzz-//')}
 START=$(date +%s)
 while [ $(( $(date +%s) - START )) -lt "$TOTAL" ]; do
@@ -26,9 +29,11 @@ while [ $(( $(date +%s) - START )) -lt "$TOTAL" ]; do
     case $T in scanner) LEN=2048 ;; *) LEN=1024 ;; esac
     LEN=$(eval echo "\${LEN_$T:-$LEN}")
     mkdir -p "$WORK/$T"
-    nice -n 19 "$BUILD/bin/ptxlint-fuzz-$T" "$WORK/$T" "$WORK/seeds" \
+    SEEDS=$WORK/seeds DICT=$SRC/fuzz/ptx.dict
+    [ "$T" = config ] && SEEDS=$WORK/seeds-config DICT=$SRC/fuzz/config.dict
+    nice -n 19 "$BUILD/bin/ptxlint-fuzz-$T" "$WORK/$T" "$SEEDS" \
       -max_total_time="$S" -max_len="$LEN" -timeout=10 -rss_limit_mb=2048 \
-      -dict="$SRC/fuzz/ptx.dict" -print_final_stats=1 \
+      -dict="$DICT" -print_final_stats=1 \
       -artifact_prefix="$WORK/artifacts/$T-" >"$WORK/$T.last.log" 2>&1 || true
     RUNS=$(sed -n 's/^stat::number_of_executed_units: *//p' "$WORK/$T.last.log")
     CRASH=$(grep -c '^==.*ERROR\|^SUMMARY' "$WORK/$T.last.log" || true)

@@ -9,6 +9,9 @@ windows; each window that does not start the file gets the file's header
 files are also kept whole. Output names are content hashes (idempotent).
 
 usage: make-seeds.py OUTDIR DIR_OR_FILE... [--max-len N] [--max-seeds N]
+                     [--suffix .yaml]
+With --suffix other than .ptx (the config fuzzer's .yaml seeds) files are
+taken whole, cut at max-len, without the PTX header logic.
 """
 import argparse
 import hashlib
@@ -17,14 +20,14 @@ import re
 import sys
 
 
-def ptx_files(paths):
+def ptx_files(paths, suffix=".ptx"):
     for p in paths:
         if os.path.isfile(p):
             yield p
         elif os.path.isdir(p):
             for root, _, files in sorted(os.walk(p)):
                 for f in sorted(files):
-                    if f.endswith(".ptx"):
+                    if f.endswith(suffix):
                         yield os.path.join(root, f)
 
 
@@ -51,13 +54,17 @@ def main():
     ap.add_argument("inputs", nargs="*")
     ap.add_argument("--max-len", type=int, default=4096)
     ap.add_argument("--max-seeds", type=int, default=3000)
+    ap.add_argument("--suffix", default=".ptx")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     seeds = {}
-    files = list(ptx_files(a.inputs))
-    # Round-robin over files so that a cap keeps every file represented.
-    per_file = [list(windows(open(f, "rb").read().decode("latin-1"), a.max_len))
-                for f in files]
+    files = list(ptx_files(a.inputs, a.suffix))
+    if a.suffix == ".ptx":
+        # Round-robin over files so that a cap keeps every file represented.
+        per_file = [list(windows(open(f, "rb").read().decode("latin-1"), a.max_len))
+                    for f in files]
+    else:
+        per_file = [[open(f, "rb").read()[: a.max_len].decode("latin-1")] for f in files]
     i = 0
     while len(seeds) < a.max_seeds and any(i < len(w) for w in per_file):
         for w in per_file:
