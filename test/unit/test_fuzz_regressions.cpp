@@ -4,6 +4,7 @@
 #include "Parse/Scanner.h"
 #include "Parse/StatementParser.h"
 #include "ptxlint/Linter.h"
+#include "ptxlint/Render.h"
 
 #include <doctest/doctest.h>
 
@@ -65,4 +66,31 @@ TEST_CASE("fuzz: error budget exhausted inside a deeply nested statement") {
   for (const Statement &S : M.Statements)
     CHECK(S.Range.End <= Text.size());
   checkScannerInvariants(Text);
+}
+
+// fuzz/lint, campaign of 22 Nov (crash-f7d5f21e...): a diagnostic at the end of
+// a line longer than the 240-byte snippet window, with a fix-it earlier on the
+// same line. The renderer computed the fix-it's column as FixByte - Start with
+// FixByte < Start: std::string(huge, ' ') threw std::length_error (abort).
+// The input is the fuzz target's wrapping (first byte odd: inside a kernel).
+TEST_CASE("fuzz: fix-it left of a clipped snippet window") {
+  static const char Bytes[] = "=\x00""\x00""lired.sm\n\tcp.async.bulk.tensor.4d.shared::cta.global.im2col.mbarrier::complete_t::bytes.L2::kache_hint [%r1], [%rd2, {%r2, %r3, %r4, %r5}], [%r6], {%rs1, %cccccccccccccccccccccccccccccccsiccccccccccccccccccccccccccccccc.im2col_no_offscccccrs2}, %rd1;";
+  std::string Text = ".version 8.6\n.target sm_90a\n.address_size 64\n"
+                     ".extern .shared .align 128 .b8 smem[];\n"
+                     ".visible .entry k(.param .u64 p0, .param .align 64 .b8 tmap[128])\n"
+                     "{\n.reg .b32 %r<100>;\n.reg .b64 %rd<100>;\n.reg .pred %p<10>;\n";
+  Text.append(Bytes, sizeof(Bytes) - 1);
+  Text += "\nret;\n}\n";
+  SourceBuffer Buffer("fuzz.ptx", Text);
+  LintResult R = lint(Buffer);
+  bool FixLeftOfWindow = false;
+  for (const Diagnostic &D : R.Diagnostics)
+    for (const FixIt &F : D.Fixes)
+      if (Buffer.lineCol(F.Range.Begin).Line == Buffer.lineCol(D.Range.Begin).Line &&
+          D.Range.Begin > F.Range.Begin + 120)
+        FixLeftOfWindow = true;
+  CHECK(FixLeftOfWindow); // the input still exercises the case
+  std::string Out;
+  CHECK_NOTHROW(Out = renderText(Buffer, R.Diagnostics));
+  CHECK(Out.size() < 10000);
 }
