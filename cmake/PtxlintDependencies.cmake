@@ -6,8 +6,17 @@ message(STATUS "LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
 add_library(ptxlint_llvm INTERFACE)
 target_include_directories(ptxlint_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(ptxlint_llvm INTERFACE ${LLVM_DEFINITIONS})
-# Debian ships libLLVM-14.so; linking it is much faster than the static libs.
-if(TARGET LLVM)
+# Only LLVM Support is used (command line, SourceMgr, raw_ostream, YAML).
+# Link it statically: loading the shared libLLVM-14.so costs every ptxlint
+# process about 50 MB of resident memory and 60 ms of start-up (relocations of
+# the whole of LLVM), against 3 MB and under 1 ms for libLLVMSupport.a; that
+# start-up dominated linting small files and the baseline dominated peak
+# memory on a 10 MB module (bench/PROFILE.md). PTXLINT_LLVM_SHARED=ON links
+# the shared library instead (faster links while developing).
+option(PTXLINT_LLVM_SHARED "Link the shared libLLVM instead of static LLVMSupport" OFF)
+if(TARGET LLVMSupport AND NOT PTXLINT_LLVM_SHARED)
+  target_link_libraries(ptxlint_llvm INTERFACE LLVMSupport)
+elseif(TARGET LLVM)
   target_link_libraries(ptxlint_llvm INTERFACE LLVM)
 else()
   target_link_libraries(ptxlint_llvm INTERFACE LLVMSupport)
@@ -21,6 +30,22 @@ add_library(ptxlint_antlr_runtime INTERFACE)
 target_include_directories(ptxlint_antlr_runtime SYSTEM INTERFACE
   ${ANTLR4_RUNTIME_INCLUDE})
 target_link_libraries(ptxlint_antlr_runtime INTERFACE ${ANTLR4_RUNTIME_LIB})
+# Debian's ANTLR 4.9 headers do not compile with clang + libstdc++:
+# misc/InterpreterDataReader.h defines InterpreterData() {} although
+# dfa::Vocabulary's default constructor is implicitly deleted under clang's
+# rules (const std::vector members). For clang builds (the fuzz preset) a shim
+# copy of antlr4-runtime.h sits in front of the system one; its quoted include
+# of misc/InterpreterDataReader.h resolves to a patched copy next to it (same
+# layout, constructor defaulted), everything else to the system headers.
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  set(_shim ${CMAKE_BINARY_DIR}/antlr4-clang-shim)
+  file(READ ${ANTLR4_RUNTIME_INCLUDE}/misc/InterpreterDataReader.h _idr)
+  string(REPLACE "InterpreterData() {};" "InterpreterData() = default;" _idr "${_idr}")
+  file(WRITE ${_shim}/misc/InterpreterDataReader.h "${_idr}")
+  configure_file(${ANTLR4_RUNTIME_INCLUDE}/antlr4-runtime.h
+                 ${_shim}/antlr4-runtime.h COPYONLY)
+  target_include_directories(ptxlint_antlr_runtime SYSTEM BEFORE INTERFACE ${_shim})
+endif()
 
 find_program(ANTLR4_TOOL NAMES antlr4 REQUIRED)
 

@@ -13,6 +13,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <optional>
 
 namespace ptxlint {
 
@@ -299,6 +300,59 @@ void onYamlDiag(const llvm::SMDiagnostic &SMD, void *Ctx) {
   S->Diags->push_back(std::move(D));
 }
 
+/// LLVM's YAML parser recurses once per nesting level, so a file nested tens
+/// of thousands deep ("[[[[...", "- - - ... x") overflows the stack (found by
+/// fuzz/FuzzConfig). Configuration files are shallow: find the first place
+/// where flow collections ([ {) or block sequence entries on one line ("- ")
+/// nest deeper than MaxConfigNesting, before the YAML parser sees the text.
+constexpr unsigned MaxConfigNesting = 64;
+
+std::optional<uint32_t> tooDeeplyNested(std::string_view Text) {
+  unsigned Flow = 0, Dashes = 0;
+  bool LineStart = true, Comment = false;
+  char Quote = 0;
+  for (uint32_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      LineStart = true;
+      Comment = false;
+      Dashes = 0;
+      continue;
+    }
+    if (Comment)
+      continue;
+    if (Quote) {
+      if (C == Quote)
+        Quote = 0;
+      else if (C == '\\' && Quote == '"')
+        ++I;
+      continue;
+    }
+    if (LineStart) { // indentation and "- - - " sequence entries
+      if (C == ' ' || C == '\t')
+        continue;
+      if (C == '-' && (I + 1 == Text.size() || Text[I + 1] == ' ' ||
+                       Text[I + 1] == '\t' || Text[I + 1] == '\n')) {
+        if (++Dashes > MaxConfigNesting)
+          return I;
+        continue;
+      }
+      LineStart = false;
+    }
+    if (C == '#' && (I == 0 || std::strchr(" \t\r\n", Text[I - 1]))) {
+      Comment = true;
+    } else if (C == '"' || C == '\'') {
+      Quote = C;
+    } else if (C == '[' || C == '{') {
+      if (++Flow > MaxConfigNesting)
+        return I;
+    } else if ((C == ']' || C == '}') && Flow > 0) {
+      --Flow;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string absolutePosix(std::string_view Path) {
   llvm::SmallString<256> P(llvm::StringRef(Path.data(), Path.size()));
   llvm::sys::fs::make_absolute(P);
@@ -324,6 +378,16 @@ bool parseConfig(const SourceBuffer &Buffer, ConfigFile &Out,
     Out.Path = Buffer.name();
     Out.Directory = std::string(llvm::sys::path::parent_path(absolutePosix(Buffer.name())));
     return true;
+  }
+  if (std::optional<uint32_t> Deep = tooDeeplyNested(Buffer.text())) {
+    Diagnostic D;
+    D.Level = ruleInfo(rules::InvalidConfig).DefaultSeverity;
+    D.Code = std::string(ruleInfo(rules::InvalidConfig).Code);
+    D.Range = {*Deep, *Deep + 1};
+    D.Message = "configuration nested more than " +
+                std::to_string(MaxConfigNesting) + " levels deep";
+    Diags.push_back(std::move(D));
+    return false;
   }
   llvm::yaml::Input In(Text, nullptr, onYamlDiag, &Sink);
   In >> Y;

@@ -321,6 +321,10 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
     }
     ++P;
   }
+  // error() sets P = N when the error budget runs out, and the loop may then
+  // step once more: never read past the buffer (found by fuzz/FuzzScanner).
+  if (P > N)
+    P = N;
   // The statement ends after its last non-blank byte (comments aside, which
   // only matter for where the caret goes).
   uint32_t LastTokenEnd = P;
@@ -451,9 +455,11 @@ void ScannerImpl::run() {
     error(rules::UnbalancedBrace, {Open, Open + 1},
           "'{' is never closed (" + std::to_string(Blocks.size()) +
               " block(s) open at end of file)");
-    if (CurrentFunction >= 0)
-      M.Functions[CurrentFunction].EndStatement = uint32_t(M.Statements.size());
   }
+  // Close a function left open, also when the error budget ran out (else
+  // EndStatement < FirstStatement; found by fuzz/FuzzScanner).
+  if (CurrentFunction >= 0)
+    M.Functions[CurrentFunction].EndStatement = uint32_t(M.Statements.size());
 }
 
 } // namespace

@@ -128,7 +128,13 @@ private:
       if (FL.Line != LC.Line || F.Replacement.empty() ||
           F.Replacement.find('\n') != std::string::npos)
         continue; // a deletion shows no text under the caret
-      size_t FixCol = displayColumn(Shown, FL.Column - 1 - Start);
+      // A clipped long line shows only [Start, Start + Shown.size()): a fix-it
+      // outside it has no column there (before: unsigned wrap-around and a
+      // std::length_error abort, found by fuzz/FuzzLint).
+      size_t FixByte = FL.Column - 1;
+      if (FixByte < Start || FixByte > Start + Shown.size())
+        continue;
+      size_t FixCol = displayColumn(Shown, FixByte - Start);
       paint("\033[0;32m");
       Out += std::string(FixCol, ' ') + F.Replacement;
       paint(Reset);

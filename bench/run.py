@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""ptxlint benchmark: throughput, peak memory, linear scaling, API latency,
+and the ratios against ptxas on the same files in the same run.
+
+    cmake --build build --target bench          # or:
+    python3 bench/run.py --build build [--quick]
+
+Inputs are generated into BUILD/bench/ when missing (never committed):
+  attention.ptx   nvcc -arch=compute_90a -ptx bench/attention.cu (12 MB, an
+                  FA3-like sm_90a kernel with TMA/mbarrier/cp.async; about
+                  5 minutes of nvcc, once). Without nvcc a 12 MB replicated
+                  module stands in.
+  rep-{1,10,100}MB.ptx  bench/replicate.py: corpus functions, renamed per copy.
+Timings are the best of --repeat runs (wall clock, one process each); peak
+memory is the child's maximum resident set size (getrusage via wait4).
+ptxas runs under `ulimit -v 8000000` and a timeout.
+"""
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PTXAS_LIMIT_KB = 8000000
+
+
+def run(cmd, limit_kb=None, timeout=None, stdout=subprocess.DEVNULL):
+    """Runs cmd once; returns (wall seconds, peak RSS in KB, exit status,
+    CPU seconds). CPU time (user + system) is reported beside wall time: on
+    a loaded machine it is the steadier of the two."""
+    def preexec():
+        if limit_kb:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_kb * 1024, limit_kb * 1024))
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL,
+                         preexec_fn=preexec)
+    deadline = t0 + timeout if timeout else None
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if deadline and time.perf_counter() > deadline:
+            p.kill()
+            pid, status, ru = os.wait4(p.pid, 0)
+            return (time.perf_counter() - t0, ru.ru_maxrss, 124,
+                    ru.ru_utime + ru.ru_stime)
+        time.sleep(0.002)
+    wall = time.perf_counter() - t0
+    return wall, ru.ru_maxrss, os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime
+
+
+CPU = {}
+
+
+def best(cmd, repeat, **kw):
+    """Best of repeat runs: (min wall, max RSS, rc); last_cpu() then gives
+    the least CPU time of those runs."""
+    runs = [run(cmd, **kw) for _ in range(repeat)]
+    CPU["last"] = min(r[3] for r in runs)
+    return min(r[0] for r in runs), max(r[1] for r in runs), runs[-1][2]
+
+
+def last_cpu():
+    return CPU["last"]
+
+
+def run_parallel(cmds):
+    """Starts every command at once; returns (wall, max peak RSS, worst rc)."""
+    t0 = time.perf_counter()
+    procs = [subprocess.Popen(c, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL) for c in cmds]
+    rss, rc = 0, 0
+    for p in procs:
+        _, status, ru = os.wait4(p.pid, 0)
+        rss = max(rss, ru.ru_maxrss)
+        rc = max(rc, os.waitstatus_to_exitcode(status))
+    return time.perf_counter() - t0, rss, rc
+
+
+def size_lines(files):
+    b = l = 0
+    for f in files:
+        data = open(f, "rb").read()
+        b += len(data)
+        l += data.count(b"\n")
+    return b, l
+
+
+def target_of(path):
+    with open(path, "rb") as f:
+        m = re.search(rb"^\s*\.target\s+(\w+)", f.read(1 << 16), re.M)
+    return m.group(1).decode() if m else "sm_90a"
+
+
+def find_ptxas():
+    for c in (os.environ.get("PTXAS"),
+              os.path.join(os.environ.get("CUDA_HOME", "/nonexistent"), "bin", "ptxas"),
+              "/usr/local/cuda/bin/ptxas", shutil.which("ptxas")):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def find_nvcc():
+    for c in (os.environ.get("NVCC"), "/usr/local/cuda/bin/nvcc", shutil.which("nvcc")):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def mb(b):
+    return b / 1e6
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--quick", action="store_true",
+                    help="skip the 100 MB module and ptxas -arch=sm_XX on the corpus")
+    a = ap.parse_args()
+
+    bindir = os.path.join(a.build, "bin")
+    ptxlint = os.path.join(bindir, "ptxlint")
+    benchbin = os.path.join(bindir, "ptxlint-bench")
+    for b in (ptxlint, benchbin):
+        if not os.access(b, os.X_OK):
+            sys.exit(f"bench: {b} not built (cmake --build {a.build} --target bench)")
+    work = os.path.join(a.build, "bench")
+    os.makedirs(work, exist_ok=True)
+    have_corpus = os.path.isdir(a.corpus)
+    ptxas = find_ptxas()
+
+    # ---- inputs -----------------------------------------------------------
+    reps = {}
+    sizes = [1, 10] if a.quick else [1, 10, 100]
+    if have_corpus:
+        for s in sizes:
+            p = os.path.join(work, f"rep-{s}MB.ptx")
+            if not os.path.exists(p):
+                subprocess.check_call([sys.executable, os.path.join(HERE, "replicate.py"),
+                                       a.corpus, p, str(s)])
+            reps[s] = p
+    big = os.path.join(work, "attention.ptx")
+    if not os.path.exists(big):
+        nvcc = find_nvcc()
+        if nvcc:
+            print(f"bench: compiling bench/attention.cu with {nvcc} "
+                  "(once; about 5 minutes)...", flush=True)
+            subprocess.check_call([nvcc, "-arch=compute_90a", "-ptx", "-o", big + ".tmp",
+                                   os.path.join(HERE, "attention.cu")])
+            os.replace(big + ".tmp", big)
+        elif have_corpus:
+            big = os.path.join(work, "rep-12MB.ptx")
+            if not os.path.exists(big):
+                subprocess.check_call([sys.executable, os.path.join(HERE, "replicate.py"),
+                                       a.corpus, big, "12"])
+            print("bench: nvcc not found: the 10 MB+ module is a replicated one")
+        else:
+            sys.exit("bench: neither nvcc nor the corpus: no large input")
+
+    help_text = subprocess.run([ptxlint, "--help"], capture_output=True, text=True).stdout
+    has_jobs = "--jobs" in help_text
+    print(f"ptxlint benchmark  (host: {os.cpu_count()} cores; load average "
+          f"{os.getloadavg()[0]:.2f}; best of {a.repeat})")
+    print(f"ptxlint: {ptxlint}\nptxas:   {ptxas or 'not found (ratios skipped)'}\n")
+    results = {}
+
+    # ---- 1. the 10 MB+ module --------------------------------------------
+    nbytes, nlines = size_lines([big])
+    t, rss, rc = best([ptxlint, big], a.repeat)
+    cpu = last_cpu()
+    print(f"[1] {os.path.basename(big)}: {mb(nbytes):.1f} MB, {nlines} lines (exit {rc})")
+    print(f"    ptxlint                      {t:8.3f} s  {mb(nbytes)/t:8.1f} MB/s  "
+          f"{nlines/t/1e6:6.2f} Mlines/s  peak {rss/1024:7.1f} MB  cpu {cpu:.3f} s")
+    results["big"] = (t, rss)
+    ph = dict(l.split() for l in subprocess.check_output(
+        [benchbin, "phases", big, str(a.repeat)], text=True).splitlines())
+    print(f"    in-process: scan {float(ph['scan_s']):.3f} s "
+          f"({mb(nbytes)/float(ph['scan_s']):.0f} MB/s), scan+parse "
+          f"{float(ph['scan_parse_s']):.3f} s ({ph['parsed']} of {ph['statements']} "
+          f"statements parsed), lint {float(ph['lint_s']):.3f} s")
+    if ptxas:
+        tgt = target_of(big)
+        comp = "compute_" + tgt[3:]
+        for label, arch in (("front end", comp), ("full", tgt)):
+            pt, prss, prc = best([ptxas, f"-arch={arch}", "-o", "/dev/null", big],
+                                 1 if label == "full" else a.repeat,
+                                 limit_kb=PTXAS_LIMIT_KB, timeout=600)
+            pcpu = last_cpu()
+            print(f"    ptxas -arch={arch:<13} {pt:8.3f} s  {mb(nbytes)/pt:8.1f} MB/s  "
+                  f"{'':16}peak {prss/1024:7.1f} MB  cpu {pcpu:.3f} s  (exit {prc})")
+            print(f"      -> ptxlint is {pt/t:5.1f}x faster (cpu: {pcpu/cpu:5.1f}x), uses "
+                  f"{rss/prss:5.2f}x the memory" + (
+                      f"   [goal: >= 20x, <= 0.25x]" if label == "front end" else ""))
+            results["ptxas_" + label] = (pt, prss)
+
+    # ---- 2. the corpus ----------------------------------------------------
+    if have_corpus:
+        files = sorted(os.path.join(r, f) for r, _, fs in os.walk(a.corpus)
+                       for f in fs if f.endswith(".ptx"))
+        cb, cl = size_lines(files)
+        print(f"\n[2] corpus: {len(files)} files, {mb(cb):.1f} MB, {cl} lines")
+        t1, rss1, rc = best([ptxlint] + files, a.repeat)
+        cpu1 = last_cpu()
+        print(f"    ptxlint, 1 thread            {t1:8.3f} s  {mb(cb)/t1:8.1f} MB/s  "
+              f"{cl/t1/1e6:6.2f} Mlines/s  peak {rss1/1024:7.1f} MB  cpu {cpu1:.3f} s "
+              f"(exit {rc})")
+        if has_jobs:
+            cmd = [ptxlint, f"--jobs={a.jobs}"] + files
+            tn, rssn, rc = best(cmd, a.repeat)
+            how = f"--jobs={a.jobs}"
+        else:
+            # Files in parallel, like xargs -P: jobs processes, sizes balanced.
+            chunks = [[] for _ in range(a.jobs)]
+            load = [0] * a.jobs
+            for f in sorted(files, key=os.path.getsize, reverse=True):
+                i = load.index(min(load))
+                chunks[i].append(f)
+                load[i] += os.path.getsize(f)
+            cmds = [[ptxlint] + c for c in chunks if c]
+            runs = [run_parallel(cmds) for _ in range(a.repeat)]
+            tn, rssn, rc = min(r[0] for r in runs), max(r[1] for r in runs), runs[-1][2]
+            how = f"{len(cmds)} processes"
+        print(f"    ptxlint, {a.jobs} cores ({how:<11}) {tn:5.3f} s  {mb(cb)/tn:8.1f} MB/s  "
+              f"{cl/tn/1e6:6.2f} Mlines/s  peak {rssn/1024:7.1f} MB/process (exit {rc})")
+        if ptxas:
+            archs = [("front end", lambda f: "compute_" + target_of(f)[3:])]
+            if not a.quick:
+                archs.append(("full", target_of))
+            for label, arch_of in archs:
+                tot, prss, fails, pcpu = 0.0, 0, 0, 0.0
+                for f in files:
+                    pt, r, prc, c = run([ptxas, f"-arch={arch_of(f)}", "-o", "/dev/null", f],
+                                        limit_kb=PTXAS_LIMIT_KB, timeout=600)
+                    tot += pt
+                    pcpu += c
+                    prss = max(prss, r)
+                    fails += prc != 0
+                print(f"    ptxas {label:<9} (each file) {tot:8.3f} s  {mb(cb)/tot:8.1f} MB/s  "
+                      f"{'':16}peak {prss/1024:7.1f} MB  cpu {pcpu:.3f} s  ({fails} failed)")
+                print(f"      -> ptxlint (1 thread) is {tot/t1:5.1f}x faster "
+                      f"(cpu: {pcpu/cpu1:5.1f}x)")
+
+    # ---- 3. linear scaling -----------------------------------------------
+    if reps:
+        print("\n[3] linear scaling (replicated corpus functions)")
+        per_mb = {}
+        for s, p in sorted(reps.items()):
+            b, l = size_lines([p])
+            t, rss, rc = best([ptxlint, p], a.repeat if s < 100 else 1)
+            ph = dict(x.split() for x in subprocess.check_output(
+                [benchbin, "phases", p, "1" if s == 100 else str(a.repeat)],
+                text=True).splitlines())
+            lt = float(ph["lint_s"])
+            per_mb[s] = lt / mb(b)
+            print(f"    {s:4d} MB  {l:9d} lines  ptxlint {t:7.3f} s  in-process lint "
+                  f"{lt:7.3f} s = {1000*lt/mb(b):6.1f} ms/MB  peak {rss/1024:7.1f} MB "
+                  f"({rss/1024/mb(b):.1f} x input)  (exit {rc})")
+        lo, hi = min(per_mb), max(per_mb)
+        ratio = per_mb[hi] / per_mb[lo]
+        print(f"    time per MB at {hi} MB / at {lo} MB = {ratio:.2f} "
+              f"({'linear' if ratio < 1.5 else 'NOT linear'})")
+
+    # ---- 4. API latency ---------------------------------------------------
+    lat = dict(l.split() for l in subprocess.check_output(
+        [benchbin, "latency", "20000"], text=True).splitlines())
+    print("\n[4] library latency, ptxlint::lint on one instruction (median)")
+    print(f"    bare instruction, target in LintOptions  {float(lat['latency_bare_us']):7.1f} us"
+          f"   [goal: < 20 us]")
+    print(f"    smallest complete module around it       {float(lat['latency_module_us']):7.1f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
