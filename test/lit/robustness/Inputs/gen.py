@@ -92,6 +92,7 @@ def main():
         text = (HEAD + ".extern .shared .align 16 .b8 smem[];\n" + KERNEL_OPEN +
                 "\tmov.u32 %r1, smem;\n"
                 "\tmbarrier.init.shared::cta.b64 [%r1], 1;\n"
+                "\tfence.proxy.async.shared::cta;\n"  # correct code: F405 stays quiet
                 "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
                 " [%r1], [%rd1], 16, [%r1];\r"
                 "\tadd.s32 %r2, %r2, 1;\n" + KERNEL_CLOSE)
