@@ -118,7 +118,138 @@ private:
 };
 
 
+/// Whether classify() can give this opcode a role (anything but Other):
+/// most instructions are arithmetic, and splitting their head into
+/// qualifiers would be wasted.
+bool mayHaveRole(std::string_view Op) {
+  switch (Op.size()) {
+  case 2:
+    return Op == "cp" || Op == "st" || Op == "ld";
+  case 3:
+    return Op == "bar" || Op == "red" || Op == "ldu" || Op == "tex" ||
+           Op == "bra" || Op == "brx" || Op == "ret";
+  case 4:
+    return Op == "atom" || Op == "tld4" || Op == "suld" || Op == "exit" ||
+           Op == "trap" || Op == "call";
+  case 5:
+    return Op == "fence";
+  case 7:
+    return Op == "barrier";
+  case 8:
+    return Op == "mbarrier" || Op == "stmatrix" || Op == "ldmatrix" ||
+           Op == "multimem";
+  default:
+    return false;
+  }
+}
+
+/// The registers an instruction's destination operand names, read as
+/// decodeOperands(FirstOnly = true) reads it: a register, "p|q", or
+/// "{a, b}". Def(Name) is called for each, in order.
+template <class Fn>
+void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
+  uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - Text.data());
+  uint32_t End = S.Range.End;
+  if (End > HeadEnd && Text[End - 1] == ';')
+    --End;
+  std::string_view Rest = Text.substr(HeadEnd, End > HeadEnd ? End - HeadEnd : 0);
+  size_t K = 0;
+  while (K < Rest.size() && isSpace(Rest[K]))
+    ++K;
+  if (K == Rest.size())
+    return;
+  if (Rest[K] == '{') {
+    size_t Close = Rest.find('}', K);
+    if (Close == std::string_view::npos)
+      return;
+    splitTop(Rest.substr(K + 1, Close - K - 1), true,
+             [&](std::string_view E, uint32_t) {
+               uint32_t D = 0;
+               E = trim(E, D);
+               if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) &&
+                                                  !(E[0] >= '0' && E[0] <= '9'))))
+                 Def(E);
+             });
+    return;
+  }
+  if (!(isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')))
+    return;
+  size_t B = K;
+  while (K < Rest.size() && isIdentChar(Rest[K]))
+    ++K;
+  std::string_view Name = Rest.substr(B, K - B);
+  size_t J = K;
+  while (J < Rest.size() && isSpace(Rest[J]))
+    ++J;
+  if (J < Rest.size() && Rest[J] == '|') { // setp p|q, ...
+    Def(Name);
+    ++J;
+    while (J < Rest.size() && isSpace(Rest[J]))
+      ++J;
+    size_t C = J;
+    while (J < Rest.size() && isIdentChar(Rest[J]))
+      ++J;
+    if (J > C)
+      Def(Rest.substr(C, J - C));
+  } else if (!(J < Rest.size() && Rest[J] != ',')) {
+    Def(Name); // (else "%tid.x", an expression: not a plain register)
+  }
+}
+
 } // namespace
+
+// --- name table ------------------------------------------------------------------
+
+uint64_t NameTable::hash(std::string_view S) {
+  uint64_t H = 0xcbf29ce484222325ull ^ S.size();
+  for (char C : S)
+    H = (H ^ uint8_t(C)) * 0x100000001b3ull;
+  return H ^ (H >> 29);
+}
+
+int32_t NameTable::find(std::string_view Name) const {
+  if (Slots.empty())
+    return -1;
+  size_t Mask = Slots.size() - 1;
+  for (size_t P = size_t(hash(Name)) & Mask;; P = (P + 1) & Mask) {
+    const Slot &Sl = Slots[P];
+    if (Sl.Id < 0)
+      return -1;
+    if (Sl.Size == Name.size() && std::string_view(Sl.Data, Sl.Size) == Name)
+      return Sl.Id;
+  }
+}
+
+std::pair<int32_t, bool> NameTable::insert(std::string_view Name, int32_t Id) {
+  if ((Count + 1) * 2 > Slots.size())
+    grow();
+  size_t Mask = Slots.size() - 1;
+  for (size_t P = size_t(hash(Name)) & Mask;; P = (P + 1) & Mask) {
+    Slot &Sl = Slots[P];
+    if (Sl.Id < 0) {
+      Sl = Slot{Name.data(), uint32_t(Name.size()), Id};
+      ++Count;
+      return {Id, true};
+    }
+    if (Sl.Size == Name.size() && std::string_view(Sl.Data, Sl.Size) == Name)
+      return {Sl.Id, false};
+  }
+}
+
+void NameTable::grow() {
+  std::vector<Slot> Old;
+  Old.swap(Slots);
+  Slots.assign(Old.empty() ? 256 : Old.size() * 2, Slot{});
+  size_t Mask = Slots.size() - 1;
+  for (const Slot &Sl : Old) {
+    if (Sl.Id < 0)
+      continue;
+    size_t P = size_t(hash(std::string_view(Sl.Data, Sl.Size))) & Mask;
+    while (Slots[P].Id >= 0)
+      P = (P + 1) & Mask;
+    Slots[P] = Sl;
+  }
+}
 
 // --- construction -------------------------------------------------------------
 
@@ -254,8 +385,10 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
       I.Ops.push_back(fromAst(A, ST, Fn));
     return;
   }
-  HeadQualifiers HQ(S.Head);
-  I.Op = classify(HQ.opcode(), HQ, 0);
+  if (mayHaveRole(S.Head.substr(0, S.Head.find('.')))) {
+    HeadQualifiers HQ(S.Head);
+    I.Op = classify(HQ.opcode(), HQ, 0);
+  }
   // A statement the parser rejected: if it matters here, trust nothing.
   // (ld/st/red/atom outside shared memory are never parsed: skip the check.)
   bool MaybeParsed =
@@ -268,11 +401,12 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     Analyzable = false;
     return;
   }
-  // Of the instructions the rules do not read, only the destination is
-  // decoded now; computeValues() decodes the rest of those that compute an
-  // address or a constant the rules need (decodeOperands again).
+  // Of the instructions the rules do not read, nothing is decoded now:
+  // computeValues() reads the registers they define (scanDest) and decodes
+  // those that compute an address or a constant the rules need.
   I.Partial = I.Op.Kind == OpKind::Other;
-  decodeOperands(I, S, I.Partial);
+  if (!I.Partial)
+    decodeOperands(I, S, false);
 }
 
 void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
@@ -455,7 +589,6 @@ void FlowFunction::build() {
   std::vector<char> Leader;
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
   Insts.reserve(NumStatements);
-  RegIndex.reserve(NumStatements);
   for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
     const Statement &S = M.Statements[K];
     if (S.Kind == StatementKind::BlockOpen) {
@@ -589,10 +722,8 @@ static Val joinVal(const Val &A, const Val &B) {
 }
 
 int32_t FlowFunction::regIdOf(const Opnd &O) const {
-  if (O.RegId == -2) {
-    auto It = RegIndex.find(O.Name);
-    O.RegId = It == RegIndex.end() ? -1 : It->second;
-  }
+  if (O.RegId == -2)
+    O.RegId = RegIndex.find(O.Name);
   return O.RegId;
 }
 
@@ -691,19 +822,25 @@ void FlowFunction::computeValues() {
     int32_t Reg;
   };
   std::vector<Def> Defs;
+  Defs.reserve(Insts.size());
   auto Define = [&](uint32_t K, std::string_view Name) {
     if (Name.empty())
       return;
-    auto [It, New] = RegIndex.emplace(Name, int32_t(RegNames.size()));
+    auto [Id, New] = RegIndex.insert(Name, int32_t(RegNames.size()));
     if (New) {
       RegNames.push_back(Name);
       RegDefs.push_back(0);
     }
-    RegDefs[size_t(It->second)]++;
-    Defs.push_back({K, It->second});
+    RegDefs[size_t(Id)]++;
+    Defs.push_back({K, Id});
   };
   for (uint32_t K = 0; K < Insts.size(); ++K) {
     const FlowInst &I = Insts[K];
+    if (I.Partial) {
+      scanDest(M.Text, M.Statements[I.Stmt],
+               [&](std::string_view Name) { Define(K, Name); });
+      continue;
+    }
     if (I.Ops.empty())
       continue;
     const Opnd &D = I.Ops[0];

@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ptxlint {
@@ -109,6 +110,30 @@ struct AddrKey {
   }
 };
 
+/// A string_view -> id open-addressing hash table (no allocation per key):
+/// register names are interned once per definition, and a function can
+/// define hundreds of thousands of them.
+class NameTable {
+public:
+  /// Id of Name, -1 if absent.
+  int32_t find(std::string_view Name) const;
+  /// Inserts Name with Id unless present; returns the id stored and whether
+  /// it was inserted.
+  std::pair<int32_t, bool> insert(std::string_view Name, int32_t Id);
+  size_t size() const { return Count; }
+
+private:
+  static uint64_t hash(std::string_view S);
+  void grow();
+  struct Slot {
+    const char *Data = nullptr;
+    uint32_t Size = 0;
+    int32_t Id = -1;
+  };
+  std::vector<Slot> Slots;
+  size_t Count = 0;
+};
+
 /// Functions of a module by name: true when defined with a body here.
 using CalleeMap = std::unordered_map<std::string_view, bool>;
 CalleeMap buildCalleeMap(const Module &M);
@@ -163,7 +188,7 @@ private:
   Val evalDef(const FlowInst &I, int32_t Reg) const;
 
   mutable std::unordered_map<std::string_view, int32_t> BaseIndex;
-  std::unordered_map<std::string_view, int32_t> RegIndex;
+  NameTable RegIndex;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;
   std::vector<Val> RegVals;
