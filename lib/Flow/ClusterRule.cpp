@@ -56,7 +56,8 @@ void runClusterRule(const FlowRuleContext &C) {
       HeaderAt = {H.Begin + uint32_t(P), H.Begin + uint32_t(E)};
     }
   }
-  for (const FlowInst &I : FF.Insts) {
+  for (uint32_t RK : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[RK];
     const AsyncOp &Op = I.Op;
     if (!Op.isCopy() && !Op.isPrefetch())
       continue;

@@ -84,7 +84,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   std::vector<Site> Sites;
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
   bool Complete = true;
-  for (uint32_t K = 0; K < FF.Insts.size(); ++K) {
+  for (uint32_t K : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[K];
     Role R;
     if (I.Op.Kind == OpKind::CpAsync)
@@ -310,9 +310,41 @@ void runCompletionRules(const FlowRuleContext &C) {
   CompState Entry;
   Entry.F.assign(Sites.size(), Absent);
   Entry.U.assign(Sites.size(), 0);
+  // The events the transfer below acts on: during the fixpoint, those that
+  // change the state; when reporting, the accesses and exits too.
+  auto Changes = [&](uint32_t K) {
+    switch (FF.Insts[K].Op.Kind) {
+    case OpKind::CpAsyncCommit:
+    case OpKind::BulkCommit:
+    case OpKind::CpAsyncWait:
+    case OpKind::CpAsyncWaitAll:
+    case OpKind::CpAsyncMbarrierArrive:
+    case OpKind::BulkWait:
+    case OpKind::MbarWait:
+    case OpKind::Call:
+      return true;
+    default:
+      return SiteOf[K] >= 0 || FF.Insts[K].KillsBase >= 0;
+    }
+  };
+  EventLists FixEvents(FF, Changes);
+  EventLists ReportEvents(FF, [&](uint32_t K) {
+    switch (FF.Insts[K].Op.Kind) {
+    case OpKind::Ret:
+    case OpKind::Exit:
+    case OpKind::Store:
+    case OpKind::AtomRed:
+    case OpKind::StMatrix:
+    case OpKind::Load:
+    case OpKind::LdMatrix:
+      return true;
+    default:
+      return Changes(K);
+    }
+  });
   auto Transfer = [&](uint32_t B, CompState &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
-    for (uint32_t K : Bl.Events) {
+    for (uint32_t K : (Report ? ReportEvents : FixEvents).of(B)) {
       const FlowInst &I = FF.Insts[K];
       bool G = !I.Guard.empty();
       auto Commit = [&](Role R) {

@@ -23,6 +23,35 @@
 namespace ptxlint {
 namespace flow {
 
+/// Per-block sub-lists of Block::Events: the events a rule's transfer
+/// function acts on (the others, mostly loads, leave its state alone), so
+/// the fixpoint does not walk them again and again.
+class EventLists {
+public:
+  template <class KeepFn>
+  EventLists(const FlowFunction &FF, KeepFn &&Keep) {
+    Start.reserve(FF.Blocks.size() + 1);
+    for (const Block &Bl : FF.Blocks) {
+      Start.push_back(uint32_t(Ev.size()));
+      for (uint32_t K : Bl.Events)
+        if (Keep(K))
+          Ev.push_back(K);
+    }
+    Start.push_back(uint32_t(Ev.size()));
+  }
+  struct Range {
+    const uint32_t *B, *E;
+    const uint32_t *begin() const { return B; }
+    const uint32_t *end() const { return E; }
+  };
+  Range of(uint32_t Block) const {
+    return {Ev.data() + Start[Block], Ev.data() + Start[Block + 1]};
+  }
+
+private:
+  std::vector<uint32_t> Start, Ev;
+};
+
 /// Solves forward from block 0 with Entry, then replays every reached block
 /// with Report = true. Transfer(BlockIndex, State &, bool Report).
 template <class State, class TransferFn>

@@ -207,7 +207,50 @@ uint64_t NameTable::hash(std::string_view S) {
   return H ^ (H >> 29);
 }
 
+bool NameTable::split(std::string_view S, std::string_view &Prefix,
+                      uint32_t &N) {
+  if (S.size() < 3 || S.size() > 12 || S[0] != '%')
+    return false;
+  size_t K = 1;
+  while (K < S.size() && ((S[K] >= 'a' && S[K] <= 'z') || (S[K] >= 'A' && S[K] <= 'Z')))
+    ++K;
+  if (K == 1 || K == S.size() || (S[K] == '0' && K + 1 != S.size()))
+    return false; // no prefix, no number, or a leading zero ("%r01")
+  uint32_t V = 0;
+  for (size_t J = K; J < S.size(); ++J) {
+    if (S[J] < '0' || S[J] > '9' || V >= (1u << 20))
+      return false;
+    V = V * 10 + uint32_t(S[J] - '0');
+  }
+  if (V >= (1u << 20))
+    return false;
+  Prefix = S.substr(0, K);
+  N = V;
+  return true;
+}
+
+std::vector<int32_t> *NameTable::numbered(std::string_view Prefix, bool Create) {
+  if (LastFast < Fast.size() && Fast[LastFast].Prefix == Prefix)
+    return &Fast[LastFast].Ids;
+  for (size_t K = 0; K < Fast.size(); ++K)
+    if (Fast[K].Prefix == Prefix) {
+      LastFast = K;
+      return &Fast[K].Ids;
+    }
+  if (!Create)
+    return nullptr;
+  Fast.push_back({Prefix, {}});
+  LastFast = Fast.size() - 1;
+  return &Fast.back().Ids;
+}
+
 int32_t NameTable::find(std::string_view Name) const {
+  std::string_view Prefix;
+  uint32_t N;
+  if (split(Name, Prefix, N)) {
+    auto *Ids = const_cast<NameTable *>(this)->numbered(Prefix, false);
+    return Ids && N < Ids->size() ? (*Ids)[N] : -1;
+  }
   if (Slots.empty())
     return -1;
   size_t Mask = Slots.size() - 1;
@@ -221,6 +264,18 @@ int32_t NameTable::find(std::string_view Name) const {
 }
 
 std::pair<int32_t, bool> NameTable::insert(std::string_view Name, int32_t Id) {
+  std::string_view Prefix;
+  uint32_t N;
+  if (split(Name, Prefix, N)) {
+    std::vector<int32_t> &Ids = *numbered(Prefix, true);
+    if (N >= Ids.size())
+      Ids.resize(std::max<size_t>(size_t(N) + 1, Ids.size() * 2), -1);
+    if (Ids[N] >= 0)
+      return {Ids[N], false};
+    Ids[N] = Id;
+    ++Count;
+    return {Id, true};
+  }
   if ((Count + 1) * 2 > Slots.size())
     grow();
   size_t Mask = Slots.size() - 1;
@@ -379,15 +434,34 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
   if (S.ParsedIndex >= 0) {
     const Instruction &P = M.Instructions[size_t(S.ParsedIndex)];
     I.Parsed = &P;
-    I.Op = classify(P.Opcode, ModifierList(P.Modifiers), unsigned(P.Operands.size()));
+    bool Same = LastClass.Valid && LastClass.Parsed && LastClass.Key == P.Opcode &&
+                LastClass.Mods.size() == P.Modifiers.size();
+    for (size_t X = 0; Same && X < P.Modifiers.size(); ++X)
+      Same = LastClass.Mods[X] == P.Modifiers[X].Text;
+    if (!Same) {
+      LastClass.Op = classify(P.Opcode, ModifierList(P.Modifiers),
+                              unsigned(P.Operands.size()));
+      LastClass.Valid = LastClass.Parsed = true;
+      LastClass.Key = P.Opcode;
+      LastClass.Mods.clear();
+      for (const Modifier &Md : P.Modifiers)
+        LastClass.Mods.push_back(Md.Text);
+    }
+    I.Op = LastClass.Op;
     I.Ops.reserve(P.Operands.size());
     for (const Operand &A : P.Operands)
       I.Ops.push_back(fromAst(A, ST, Fn));
     return;
   }
   if (mayHaveRole(S.Head.substr(0, S.Head.find('.')))) {
-    HeadQualifiers HQ(S.Head);
-    I.Op = classify(HQ.opcode(), HQ, 0);
+    if (!(LastClass.Valid && !LastClass.Parsed && LastClass.Key == S.Head)) {
+      HeadQualifiers HQ(S.Head);
+      LastClass.Op = classify(HQ.opcode(), HQ, 0);
+      LastClass.Valid = true;
+      LastClass.Parsed = false;
+      LastClass.Key = S.Head;
+    }
+    I.Op = LastClass.Op;
   }
   // A statement the parser rejected: if it matters here, trust nothing.
   // (ld/st/red/atom outside shared memory are never parsed: skip the check.)
@@ -617,6 +691,8 @@ void FlowFunction::build() {
     OpKind Kd = I.Op.Kind;
     bool Ends = Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
                 Kd == OpKind::Trap || Kd == OpKind::BranchIndirect;
+    if (Kd != OpKind::Other)
+      RoleInsts.push_back(uint32_t(Insts.size()));
     Insts.push_back(std::move(I));
     if (Ends) {
       Leader.resize(Insts.size() + 1, 0);
@@ -736,12 +812,17 @@ Val FlowFunction::operandVal(const Opnd &O) const {
     if (O.Negated)
       return Val{Val::Unknown, -1, false, 0};
     int32_t Id = regIdOf(O);
-    if (Id < 0)
-      return Val{Val::Ptr, baseFor(O.Name, true), true, 0};
+    if (Id < 0) {
+      if (O.ValBase < 0)
+        O.ValBase = baseFor(O.Name, true);
+      return Val{Val::Ptr, O.ValBase, true, 0};
+    }
     return RegVals[size_t(Id)]; // may be Undef during the fixpoint
   }
   case Opnd::Sym:
-    return Val{Val::Ptr, baseFor(O.Name, false), true, 0};
+    if (O.ValBase < 0)
+      O.ValBase = baseFor(O.Name, false);
+    return Val{Val::Ptr, O.ValBase, true, 0};
   default:
     return Val{Val::Unknown, -1, false, 0};
   }

@@ -49,6 +49,7 @@ struct Opnd {
   mutable bool MemoOffKnown = false, MemoHasConst = false;
   mutable int64_t MemoOff = 0, MemoConst = 0;
   mutable int32_t RegId = -2; ///< Reg: index in RegIndex (-1 none, -2 not looked up)
+  mutable int32_t ValBase = -1; ///< operandVal(): base of a symbol or undefined register
 };
 
 struct FlowInst {
@@ -125,6 +126,16 @@ public:
 private:
   static uint64_t hash(std::string_view S);
   void grow();
+  /// nvcc's registers ("%r12", "%rd3", "%p1"): a prefix and a number in
+  /// canonical form index a per-prefix array, no hashing.
+  static bool split(std::string_view S, std::string_view &Prefix, uint32_t &N);
+  std::vector<int32_t> *numbered(std::string_view Prefix, bool Create);
+  struct Numbered {
+    std::string_view Prefix;
+    std::vector<int32_t> Ids;
+  };
+  std::vector<Numbered> Fast;
+  size_t LastFast = 0;
   struct Slot {
     const char *Data = nullptr;
     uint32_t Size = 0;
@@ -150,6 +161,9 @@ public:
   uint32_t FIndex;
   std::vector<FlowInst> Insts;
   std::vector<Block> Blocks;
+  /// Indices of the instructions with a role (OpKind other than Other), in
+  /// order: rules scan these rather than every instruction.
+  std::vector<uint32_t> RoleInsts;
   /// False when the CFG cannot be trusted (brx, unknown label, a statement
   /// that failed to parse): no flow rule runs.
   bool Analyzable = true;
@@ -189,6 +203,13 @@ private:
 
   mutable std::unordered_map<std::string_view, int32_t> BaseIndex;
   NameTable RegIndex;
+  /// The last classification (consecutive instructions repeat heads).
+  struct {
+    bool Valid = false, Parsed = false;
+    std::string_view Key;
+    std::vector<std::string_view> Mods;
+    AsyncOp Op;
+  } LastClass;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;
   std::vector<Val> RegVals;

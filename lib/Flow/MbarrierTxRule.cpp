@@ -86,7 +86,8 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
         return int32_t(K);
     return -1;
   };
-  for (const FlowInst &I : FF.Insts) {
+  for (uint32_t RK : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[RK];
     if (I.Op.MbarOp < 0)
       continue;
     AddrKey A = FF.address(I.op(I.Op.MbarOp));
@@ -111,9 +112,13 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     for (Entry &E : S.E)
       E.K = Entry::Unknown;
   };
+  // The events the transfer below acts on.
+  EventLists Events(FF, [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    return I.Op.Kind == OpKind::Call || I.KillsBase >= 0 || I.Op.MbarOp >= 0;
+  });
   auto Transfer = [&](uint32_t B, TxState &S, bool Report) {
-    const Block &Bl = FF.Blocks[B];
-    for (uint32_t K : Bl.Events) {
+    for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
       const AsyncOp &Op = I.Op;
       if (Op.Kind == OpKind::Call) {

@@ -57,8 +57,8 @@ void runPrefetchRule(const FlowRuleContext &C) {
     return;
   std::vector<uint32_t> Sites;
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
-  for (uint32_t K = 0; K < FF.Insts.size() && Sites.size() < MaxPrefetches; ++K)
-    if (FF.Insts[K].Op.isPrefetch()) {
+  for (size_t RK = 0; RK < FF.RoleInsts.size() && Sites.size() < MaxPrefetches; ++RK)
+    if (uint32_t K = FF.RoleInsts[RK]; FF.Insts[K].Op.isPrefetch()) {
       SiteOf[K] = int32_t(Sites.size());
       Sites.push_back(K);
     }

@@ -45,7 +45,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   // The async-proxy accesses first: their source buffers and barriers.
   std::vector<AddrKey> Sources, Barriers;
-  for (const FlowInst &I : FF.Insts) {
+  for (uint32_t RK : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[RK];
     if (I.Op.readsSharedAsync()) {
       AddrKey A = FF.address(I.op(I.Op.SrcOp));
       if (A.valid())
@@ -68,7 +69,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   };
   std::vector<Site> Sites;
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
-  for (uint32_t K = 0; K < FF.Insts.size() && Sites.size() < MaxSites; ++K) {
+  for (size_t RK = 0; RK < FF.RoleInsts.size() && Sites.size() < MaxSites; ++RK) {
+    uint32_t K = FF.RoleInsts[RK];
     const FlowInst &I = FF.Insts[K];
     if (I.Op.Kind == OpKind::MbarInit) {
       AddrKey A = FF.address(I.op(I.Op.MbarOp));
@@ -93,9 +95,19 @@ void runProxyFenceRule(const FlowRuleContext &C) {
 
   FactVector Entry;
   Entry.F.assign(Sites.size(), Absent);
+  // The events the transfer below acts on.
+  EventLists Events(FF, [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    const AsyncOp &Op = I.Op;
+    return (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) ||
+           Op.Kind == OpKind::FenceMbarrierInit || Op.Kind == OpKind::Barrier ||
+           Op.Kind == OpKind::Call || Op.readsSharedAsync() ||
+           (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
+            Op.Kind != OpKind::CpAsync) ||
+           SiteOf[K] >= 0 || I.KillsBase >= 0;
+  });
   auto Transfer = [&](uint32_t B, FactVector &S, bool Report) {
-    const Block &Bl = FF.Blocks[B];
-    for (uint32_t K : Bl.Events) {
+    for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
       bool G = !I.Guard.empty();
       const AsyncOp &Op = I.Op;

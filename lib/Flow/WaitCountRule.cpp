@@ -62,9 +62,22 @@ void runWaitCountRule(const FlowRuleContext &C) {
   // A negative N is the checker's (O209): here it only stops the count.
   Counts Entry;
   Entry.Unknown = !FF.F.IsEntry;
+  // The events the transfer below acts on.
+  EventLists Events(FF, [&](uint32_t K) {
+    switch (FF.Insts[K].Op.Kind) {
+    case OpKind::CpAsyncCommit:
+    case OpKind::BulkCommit:
+    case OpKind::CpAsyncWait:
+    case OpKind::BulkWait:
+    case OpKind::CpAsyncWaitAll:
+    case OpKind::Call:
+      return true;
+    default:
+      return false;
+    }
+  });
   auto Transfer = [&](uint32_t B, Counts &S, bool Report) {
-    const Block &Bl = FF.Blocks[B];
-    for (uint32_t K : Bl.Events) {
+    for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
       bool G = !I.Guard.empty();
       switch (I.Op.Kind) {
