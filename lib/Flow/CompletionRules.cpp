@@ -312,6 +312,11 @@ void runCompletionRules(const FlowRuleContext &C) {
   Entry.U.assign(Sites.size(), 0);
   // The events the transfer below acts on: during the fixpoint, those that
   // change the state; when reporting, the accesses and exits too.
+  std::vector<char> SiteBase(FF.Bases.size(), 0);
+  for (const Site &St : Sites)
+    for (int32_t B : {St.Dst.Base, St.Src.Base, St.Mbar.Base})
+      if (B >= 0 && size_t(B) < SiteBase.size())
+        SiteBase[size_t(B)] = 1;
   auto Changes = [&](uint32_t K) {
     switch (FF.Insts[K].Op.Kind) {
     case OpKind::CpAsyncCommit:
@@ -324,7 +329,9 @@ void runCompletionRules(const FlowRuleContext &C) {
     case OpKind::Call:
       return true;
     default:
-      return SiteOf[K] >= 0 || FF.Insts[K].KillsBase >= 0;
+      int32_t KB = FF.Insts[K].KillsBase;
+      return SiteOf[K] >= 0 ||
+             (KB >= 0 && (size_t(KB) >= SiteBase.size() || SiteBase[size_t(KB)]));
     }
   };
   EventLists FixEvents(FF, Changes);

@@ -207,15 +207,17 @@ uint64_t NameTable::hash(std::string_view S) {
   return H ^ (H >> 29);
 }
 
-bool NameTable::split(std::string_view S, std::string_view &Prefix,
-                      uint32_t &N) {
+bool NameTable::split(std::string_view S, uint64_t &Prefix, uint32_t &N) {
   if (S.size() < 3 || S.size() > 12 || S[0] != '%')
     return false;
   size_t K = 1;
-  while (K < S.size() && ((S[K] >= 'a' && S[K] <= 'z') || (S[K] >= 'A' && S[K] <= 'Z')))
+  uint64_t P = uint64_t('%');
+  while (K < S.size() && ((S[K] >= 'a' && S[K] <= 'z') || (S[K] >= 'A' && S[K] <= 'Z'))) {
+    P = P << 8 | uint8_t(S[K]);
     ++K;
-  if (K == 1 || K == S.size() || (S[K] == '0' && K + 1 != S.size()))
-    return false; // no prefix, no number, or a leading zero ("%r01")
+  }
+  if (K == 1 || K > 7 || K == S.size() || (S[K] == '0' && K + 1 != S.size()))
+    return false; // no prefix, a long one, no number, or "%r01"
   uint32_t V = 0;
   for (size_t J = K; J < S.size(); ++J) {
     if (S[J] < '0' || S[J] > '9' || V >= (1u << 20))
@@ -224,12 +226,12 @@ bool NameTable::split(std::string_view S, std::string_view &Prefix,
   }
   if (V >= (1u << 20))
     return false;
-  Prefix = S.substr(0, K);
+  Prefix = P;
   N = V;
   return true;
 }
 
-std::vector<int32_t> *NameTable::numbered(std::string_view Prefix, bool Create) {
+std::vector<int32_t> *NameTable::numbered(uint64_t Prefix, bool Create) const {
   if (LastFast < Fast.size() && Fast[LastFast].Prefix == Prefix)
     return &Fast[LastFast].Ids;
   for (size_t K = 0; K < Fast.size(); ++K)
@@ -245,10 +247,10 @@ std::vector<int32_t> *NameTable::numbered(std::string_view Prefix, bool Create) 
 }
 
 int32_t NameTable::find(std::string_view Name) const {
-  std::string_view Prefix;
+  uint64_t Prefix;
   uint32_t N;
   if (split(Name, Prefix, N)) {
-    auto *Ids = const_cast<NameTable *>(this)->numbered(Prefix, false);
+    auto *Ids = numbered(Prefix, false);
     return Ids && N < Ids->size() ? (*Ids)[N] : -1;
   }
   if (Slots.empty())
@@ -264,7 +266,7 @@ int32_t NameTable::find(std::string_view Name) const {
 }
 
 std::pair<int32_t, bool> NameTable::insert(std::string_view Name, int32_t Id) {
-  std::string_view Prefix;
+  uint64_t Prefix;
   uint32_t N;
   if (split(Name, Prefix, N)) {
     std::vector<int32_t> &Ids = *numbered(Prefix, true);
@@ -329,9 +331,9 @@ FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
 }
 
 int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
-  auto It = BaseIndex.find(Name);
-  if (It != BaseIndex.end())
-    return It->second;
+  int32_t Known = BaseIndex.find(Name);
+  if (Known >= 0)
+    return Known;
   BaseInfo B{BaseInfo::Register, Name, nullptr, 0};
   if (!IsRegister) {
     B.K = BaseInfo::OtherSym;
@@ -356,7 +358,7 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
   }
   int32_t Id = int32_t(Bases.size());
   Bases.push_back(B);
-  BaseIndex.emplace(Name, Id);
+  BaseIndex.insert(Name, Id);
   return Id;
 }
 
@@ -1008,9 +1010,9 @@ void FlowFunction::computeValues() {
   // A register that owns a base is killed by its definitions: facts keyed on
   // its old value do not hold for the new one.
   for (const Def &D : Defs) {
-    auto It = BaseIndex.find(RegNames[size_t(D.Reg)]);
-    if (It != BaseIndex.end() && Bases[size_t(It->second)].K == BaseInfo::Register)
-      Insts[D.Inst].KillsBase = It->second;
+    int32_t B = BaseIndex.find(RegNames[size_t(D.Reg)]);
+    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register)
+      Insts[D.Inst].KillsBase = B;
   }
 }
 

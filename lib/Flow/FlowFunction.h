@@ -128,14 +128,14 @@ private:
   void grow();
   /// nvcc's registers ("%r12", "%rd3", "%p1"): a prefix and a number in
   /// canonical form index a per-prefix array, no hashing.
-  static bool split(std::string_view S, std::string_view &Prefix, uint32_t &N);
-  std::vector<int32_t> *numbered(std::string_view Prefix, bool Create);
+  static bool split(std::string_view S, uint64_t &Prefix, uint32_t &N);
+  std::vector<int32_t> *numbered(uint64_t Prefix, bool Create) const;
   struct Numbered {
-    std::string_view Prefix;
+    uint64_t Prefix; ///< the prefix's bytes, packed
     std::vector<int32_t> Ids;
   };
-  std::vector<Numbered> Fast;
-  size_t LastFast = 0;
+  mutable std::vector<Numbered> Fast;
+  mutable size_t LastFast = 0;
   struct Slot {
     const char *Data = nullptr;
     uint32_t Size = 0;
@@ -201,7 +201,7 @@ private:
   Val operandVal(const Opnd &O) const;
   Val evalDef(const FlowInst &I, int32_t Reg) const;
 
-  mutable std::unordered_map<std::string_view, int32_t> BaseIndex;
+  mutable NameTable BaseIndex;
   NameTable RegIndex;
   /// The last classification (consecutive instructions repeat heads).
   struct {

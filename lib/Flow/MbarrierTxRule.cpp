@@ -113,9 +113,15 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       E.K = Entry::Unknown;
   };
   // The events the transfer below acts on.
+  std::vector<char> KeyBase(FF.Bases.size(), 0);
+  for (const AddrKey &A : Keys)
+    if (size_t(A.Base) < KeyBase.size())
+      KeyBase[size_t(A.Base)] = 1;
   EventLists Events(FF, [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    return I.Op.Kind == OpKind::Call || I.KillsBase >= 0 || I.Op.MbarOp >= 0;
+    return I.Op.Kind == OpKind::Call || I.Op.MbarOp >= 0 ||
+           (I.KillsBase >= 0 && (size_t(I.KillsBase) >= KeyBase.size() ||
+                                 KeyBase[size_t(I.KillsBase)]));
   });
   auto Transfer = [&](uint32_t B, TxState &S, bool Report) {
     for (uint32_t K : Events.of(B)) {

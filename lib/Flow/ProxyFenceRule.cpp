@@ -95,7 +95,12 @@ void runProxyFenceRule(const FlowRuleContext &C) {
 
   FactVector Entry;
   Entry.F.assign(Sites.size(), Absent);
-  // The events the transfer below acts on.
+  // The events the transfer below acts on (a base redefinition only where
+  // a site's address has that base).
+  std::vector<char> SiteBase(FF.Bases.size(), 0);
+  for (const Site &St : Sites)
+    if (St.Addr.Base >= 0 && size_t(St.Addr.Base) < SiteBase.size())
+      SiteBase[size_t(St.Addr.Base)] = 1;
   EventLists Events(FF, [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
     const AsyncOp &Op = I.Op;
@@ -104,7 +109,9 @@ void runProxyFenceRule(const FlowRuleContext &C) {
            Op.Kind == OpKind::Call || Op.readsSharedAsync() ||
            (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
             Op.Kind != OpKind::CpAsync) ||
-           SiteOf[K] >= 0 || I.KillsBase >= 0;
+           SiteOf[K] >= 0 ||
+           (I.KillsBase >= 0 && (size_t(I.KillsBase) >= SiteBase.size() ||
+                                 SiteBase[size_t(I.KillsBase)]));
   });
   auto Transfer = [&](uint32_t B, FactVector &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
