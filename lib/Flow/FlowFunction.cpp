@@ -450,9 +450,10 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
         LastClass.Mods.push_back(Md.Text);
     }
     I.Op = LastClass.Op;
-    I.Ops.reserve(P.Operands.size());
+    I.OpOff = uint32_t(OpPool.size());
     for (const Operand &A : P.Operands)
-      I.Ops.push_back(fromAst(A, ST, Fn));
+      OpPool.push_back(fromAst(A, ST, Fn));
+    I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
     return;
   }
   if (mayHaveRole(S.Head.substr(0, S.Head.find('.')))) {
@@ -488,8 +489,15 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
                                   bool FirstOnly) {
   int32_t Fn = int32_t(FIndex);
-  I.Ops.clear();
-  I.Ops.reserve(FirstOnly ? 1 : 4);
+  I.OpOff = uint32_t(OpPool.size());
+  I.Ops = {nullptr, 0};
+  struct Finish { // I.Ops: what was pushed to the pool, on every return
+    FlowFunction &FF;
+    FlowInst &I;
+    ~Finish() {
+      I.Ops = {FF.OpPool.data() + I.OpOff, uint32_t(FF.OpPool.size() - I.OpOff)};
+    }
+  } Fin{*this, I};
   // Operands: after the head word, up to the ';'.
   uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - M.Text.data());
   uint32_t End = S.Range.End;
@@ -546,7 +554,7 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
       }
     }
     O.Range = {HeadEnd + uint32_t(B), HeadEnd + uint32_t(K)};
-    I.Ops.push_back(std::move(O));
+    OpPool.push_back(std::move(O));
     return;
   }
   uint32_t Base = HeadEnd;
@@ -645,9 +653,14 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
       } else {
         O.K = Opnd::Other;
       }
-      I.Ops.push_back(std::move(O));
+      OpPool.push_back(std::move(O));
     }, FirstOnly);
   }
+}
+
+void FlowFunction::fixOps() {
+  for (FlowInst &I : Insts)
+    I.Ops.B = OpPool.data() + I.OpOff;
 }
 
 void FlowFunction::build() {
@@ -701,6 +714,7 @@ void FlowFunction::build() {
       Leader[Insts.size()] = 1;
     }
   }
+  fixOps();
   if (has(OpKind::BranchIndirect))
     Analyzable = false;
   if (!Analyzable)
@@ -980,10 +994,12 @@ void FlowFunction::computeValues() {
         decodeOperands(I, M.Statements[I.Stmt], false);
         I.Partial = false;
       }
+      I.Ops.B = OpPool.data() + I.OpOff; // the pool may have moved
       for (size_t K = 1; K < I.Ops.size(); ++K)
         Mark(I.Ops[K]);
     }
   }
+  fixOps();
   std::vector<Def> SliceDefs;
   for (const Def &D : Defs)
     if (InSlice[size_t(D.Reg)])

@@ -52,13 +52,26 @@ struct Opnd {
   mutable int32_t ValBase = -1; ///< operandVal(): base of a symbol or undefined register
 };
 
+/// An instruction's operands: a slice of FlowFunction's operand pool (no
+/// allocation per instruction).
+struct OpndSpan {
+  const Opnd *B = nullptr;
+  uint32_t N = 0;
+  size_t size() const { return N; }
+  bool empty() const { return N == 0; }
+  const Opnd &operator[](size_t K) const { return B[K]; }
+  const Opnd *begin() const { return B; }
+  const Opnd *end() const { return B + N; }
+};
+
 struct FlowInst {
   uint32_t Stmt = 0;
   SourceRange Range;
   std::string_view Head;
   const Instruction *Parsed = nullptr;
   AsyncOp Op;
-  std::vector<Opnd> Ops;
+  OpndSpan Ops;
+  uint32_t OpOff = 0; ///< Ops: offset in FlowFunction's operand pool
   std::string_view Guard; ///< predicate name of @p / @!p, empty if none
   bool GuardNeg = false;
   int32_t KillsBase = -1; ///< base id whose register this defines
@@ -155,6 +168,9 @@ public:
   FlowFunction(const Module &M, const SymbolTable &ST, uint32_t FunctionIndex,
                const CalleeMap *Callees = nullptr);
 
+  FlowFunction(const FlowFunction &) = delete;
+  FlowFunction &operator=(const FlowFunction &) = delete;
+
   const Module &M;
   const SymbolTable &ST;
   const Function &F;
@@ -203,6 +219,9 @@ private:
 
   mutable NameTable BaseIndex;
   NameTable RegIndex;
+  std::vector<Opnd> OpPool; ///< every decoded operand
+  /// Points each instruction's Ops into OpPool (after it grew).
+  void fixOps();
   /// The last classification (consecutive instructions repeat heads).
   struct {
     bool Valid = false, Parsed = false;
