@@ -208,26 +208,31 @@ uint64_t NameTable::hash(std::string_view S) {
 }
 
 bool NameTable::split(std::string_view S, uint64_t &Prefix, uint32_t &N) {
-  if (S.size() < 3 || S.size() > 12 || S[0] != '%')
+  size_t L = S.size();
+  const char *P = S.data();
+  if (L < 3 || L > 12 || P[0] != '%')
     return false;
+  uint64_t Pre = uint64_t('%');
   size_t K = 1;
-  uint64_t P = uint64_t('%');
-  while (K < S.size() && ((S[K] >= 'a' && S[K] <= 'z') || (S[K] >= 'A' && S[K] <= 'Z'))) {
-    P = P << 8 | uint8_t(S[K]);
-    ++K;
+  for (; K < L; ++K) {
+    unsigned C = unsigned(uint8_t(P[K]) | 0x20); // letters only
+    if (C < 'a' || C > 'z')
+      break;
+    Pre = Pre << 8 | uint8_t(P[K]);
   }
-  if (K == 1 || K > 7 || K == S.size() || (S[K] == '0' && K + 1 != S.size()))
+  if (K == 1 || K > 7 || K == L || (P[K] == '0' && K + 1 != L))
     return false; // no prefix, a long one, no number, or "%r01"
-  uint32_t V = 0;
-  for (size_t J = K; J < S.size(); ++J) {
-    if (S[J] < '0' || S[J] > '9' || V >= (1u << 20))
+  uint64_t V = 0;
+  for (size_t J = K; J < L; ++J) {
+    unsigned D = unsigned(uint8_t(P[J])) - unsigned('0');
+    if (D > 9)
       return false;
-    V = V * 10 + uint32_t(S[J] - '0');
+    V = V * 10 + D;
   }
   if (V >= (1u << 20))
     return false;
-  Prefix = P;
-  N = V;
+  Prefix = Pre;
+  N = uint32_t(V);
   return true;
 }
 
@@ -844,10 +849,27 @@ Val FlowFunction::operandVal(const Opnd &O) const {
   }
 }
 
+namespace {
+enum ValOpKind : uint8_t { VNone, VMov, VCvta, VCvt, VAdd, VSub, VMad, VLd };
+uint8_t valOpOf(const FlowInst &I) {
+  if (I.ValOp == 0xff) {
+    std::string_view Op = I.Head.substr(0, I.Head.find('.'));
+    I.ValOp = Op == "mov"    ? VMov
+              : Op == "cvta" ? VCvta
+              : Op == "cvt"  ? VCvt
+              : Op == "add"  ? VAdd
+              : Op == "sub"  ? VSub
+              : Op == "mad"  ? VMad
+              : Op == "ld"   ? VLd
+                             : VNone;
+  }
+  return I.ValOp;
+}
+} // namespace
+
 bool FlowFunction::computesValue(const FlowInst &I) {
-  std::string_view Op = I.Head.substr(0, I.Head.find('.'));
-  return Op == "mov" || Op == "cvta" || Op == "cvt" || Op == "add" ||
-         Op == "sub" || Op == "mad";
+  uint8_t V = valOpOf(I);
+  return V >= VMov && V <= VMad;
 }
 
 Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
@@ -861,29 +883,28 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
   }
   if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)
     return Self; // vector or tuple destinations
-  size_t Dot = I.Head.find('.');
-  std::string_view Op = I.Head.substr(0, Dot);
+  const uint8_t VO = valOpOf(I);
   auto Symbolic = [&](const Val &V) {
     return V.K == Val::Ptr && Bases[size_t(V.Base)].K != BaseInfo::Register;
   };
   size_t N = I.Ops.size();
-  if (Op == "mov" && N == 2) {
+  if (VO == VMov && N == 2) {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Ptr && !Symbolic(V))
       return Self; // %r2 = %tid.x: a fresh opaque value
     return V.K == Val::Unknown ? Self : V;
   }
-  if ((Op == "cvta" || Op == "cvt") && N == 2 && I.Ops[1].K == Opnd::Reg) {
+  if ((VO == VCvta || VO == VCvt) && N == 2 && I.Ops[1].K == Opnd::Reg) {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
       return V;
     return Self;
   }
-  if ((Op == "add" || Op == "sub") && N == 3) {
+  if ((VO == VAdd || VO == VSub) && N == 3) {
     Val A = operandVal(I.Ops[1]), B = operandVal(I.Ops[2]);
     if (A.K == Val::Undef || B.K == Val::Undef)
       return Val{};
-    bool Sub = Op == "sub";
+    bool Sub = VO == VSub;
     if (A.K == Val::Const && B.K == Val::Const)
       return Val{Val::Const, -1, true, Sub ? A.Off - B.Off : A.Off + B.Off};
     if (Symbolic(A) && B.K == Val::Const)
@@ -898,7 +919,7 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
       return Unknown;
     return Self;
   }
-  if (Op == "mad" && N == 4) {
+  if (VO == VMad && N == 4) {
     Val C = operandVal(I.Ops[3]);
     if (C.K == Val::Undef)
       return Val{};
@@ -906,7 +927,7 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
       return Val{Val::Ptr, C.Base, false, 0};
     return Self;
   }
-  if (Op == "ld" && I.Op.Src == Space::Param && N == 2 &&
+  if (VO == VLd && I.Op.Src == Space::Param && N == 2 &&
       I.Ops[1].K == Opnd::Addr && !I.Ops[1].BaseIsReg &&
       !I.Ops[1].Name.empty() && I.Ops[1].HasValue && I.Ops[1].Value == 0)
     return Val{Val::Ptr, baseFor(I.Ops[1].Name, false), true, 0};

@@ -76,6 +76,7 @@ struct FlowInst {
   bool GuardNeg = false;
   int32_t KillsBase = -1; ///< base id whose register this defines
   bool Partial = false;   ///< only Ops[0] (the destination) decoded
+  mutable uint8_t ValOp = 0xff; ///< memo of the opcode class evalDef() reads
   const Opnd *op(int8_t K) const {
     return K >= 0 && size_t(K) < Ops.size() ? &Ops[size_t(K)] : nullptr;
   }
