@@ -35,22 +35,15 @@ constexpr size_t MaxSites = 64;
 /// Per-site completion facts plus, for the commit checks, whether the site's
 /// copy may be uncommitted on some path (a may-fact: joined by "or", set by
 /// the copy, cleared only by a commit that surely runs).
-struct CompState {
-  std::vector<uint8_t> F;
+struct CompState : FactVector {
   std::vector<uint8_t> U;
   bool join(const CompState &O) {
-    bool Changed = false;
-    for (size_t K = 0; K < F.size(); ++K) {
-      uint8_t J = joinFact(F[K], O.F[K]);
-      if (J != F[K]) {
-        F[K] = J;
-        Changed = true;
-      }
+    bool Changed = FactVector::join(O);
+    for (size_t K = 0; K < U.size(); ++K)
       if (O.U[K] && !U[K]) {
         U[K] = 1;
         Changed = true;
       }
-    }
     return Changed;
   }
 };

@@ -104,6 +104,18 @@ void splitTop(std::string_view S, bool Bar, Fn &&Piece, bool FirstOnly = false) 
   Piece(S.substr(Start), uint32_t(Start));
 }
 
+/// Calls Name(E) for each element of a vector operand's inside ("%r1, %r2")
+/// that names a register or symbol (not a number).
+template <typename Fn> void forEachVectorName(std::string_view Inner, Fn &&Name) {
+  splitTop(Inner, true, [&](std::string_view E, uint32_t) {
+    uint32_t D = 0;
+    E = trim(E, D);
+    if (!E.empty() &&
+        (E[0] == '%' || (isIdentChar(E[0]) && !(E[0] >= '0' && E[0] <= '9'))))
+      Name(E);
+  });
+}
+
 class ModifierList : public QualifierList {
 public:
   explicit ModifierList(const std::vector<Modifier> &M) : Mods(M) {}
@@ -162,14 +174,7 @@ void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
     size_t Close = Rest.find('}', K);
     if (Close == std::string_view::npos)
       return;
-    splitTop(Rest.substr(K + 1, Close - K - 1), true,
-             [&](std::string_view E, uint32_t) {
-               uint32_t D = 0;
-               E = trim(E, D);
-               if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) &&
-                                                  !(E[0] >= '0' && E[0] <= '9'))))
-                 Def(E);
-             });
+    forEachVectorName(Rest.substr(K + 1, Close - K - 1), Def);
     return;
   }
   if (!(isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')))
@@ -524,14 +529,8 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
       size_t Close = Rest.find('}', K);
       if (Close == std::string_view::npos)
         return;
-      splitTop(Rest.substr(K + 1, Close - K - 1), true,
-               [&](std::string_view E, uint32_t) {
-                 uint32_t D = 0;
-                 E = trim(E, D);
-                 if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) &&
-                                                    !(E[0] >= '0' && E[0] <= '9'))))
-                   O.Regs.push_back(E);
-               });
+      forEachVectorName(Rest.substr(K + 1, Close - K - 1),
+                        [&](std::string_view E) { O.Regs.push_back(E); });
       K = Close + 1;
     } else if (isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')) {
       while (K < Rest.size() && isIdentChar(Rest[K]))
