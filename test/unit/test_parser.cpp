@@ -119,18 +119,18 @@ TEST_CASE("the shape cache builds the same AST as a first parse") {
   // Two statements with the same token types: the second comes from the
   // cache and must carry its own texts, values and ranges.
   Parsed P(std::string(Header) + ".visible .entry k()\n{\n"
-                                 "ld.shared.u32 %r5, [%r4+16];\n"
-                                 "ld.shared.b32 %r9, [sym+0x20];\n}\n");
+                                 "st.shared.u32 [%r4+16], %r5;\n"
+                                 "st.shared.b32 [sym+0x20], %r9;\n}\n");
   REQUIRE(P.M.Instructions.size() == 2);
   const Instruction &A = P.M.Instructions[0], &B = P.M.Instructions[1];
   CHECK(A.Modifiers[1].Text == ".u32");
   CHECK(B.Modifiers[1].Text == ".b32");
-  CHECK(A.Operands[0].Name == "%r5");
-  CHECK(B.Operands[0].Name == "%r9");
-  CHECK(A.Operands[1].Offset == 16);
-  CHECK(B.Operands[1].Offset == 32);
-  CHECK(B.Operands[1].Elements[0].Kind == OperandKind::Symbol);
-  CHECK(P.text(B.Operands[1].Range) == "[sym+0x20]");
+  CHECK(A.Operands[1].Name == "%r5");
+  CHECK(B.Operands[1].Name == "%r9");
+  CHECK(A.Operands[0].Offset == 16);
+  CHECK(B.Operands[0].Offset == 32);
+  CHECK(B.Operands[0].Elements[0].Kind == OperandKind::Symbol);
+  CHECK(P.text(B.Operands[0].Range) == "[sym+0x20]");
 }
 
 TEST_CASE("syntax errors carry a compiler-style message and a column") {
