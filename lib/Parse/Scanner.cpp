@@ -5,6 +5,9 @@
 #include "ptxlint/RuleRegistry.h"
 
 #include <cstdio>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cstring>
 
 namespace ptxlint {
@@ -47,6 +50,36 @@ struct SpecialTable {
   constexpr bool operator[](unsigned char C) const { return Table[C]; }
 };
 constexpr SpecialTable SpecialInStatement;
+
+/// The first byte at or after P that SpecialInStatement marks (or N). With
+/// SSE2 (every x86-64) it tests 16 bytes per step; the table finishes the
+/// tail and serves other machines.
+uint32_t skipOrdinary(const char *T, uint32_t P, uint32_t N) {
+#if defined(__SSE2__)
+  const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
+                Quote = _mm_set1_epi8('"'), LBrace = _mm_set1_epi8('{'),
+                RBrace = _mm_set1_epi8('}'), LParen = _mm_set1_epi8('('),
+                RParen = _mm_set1_epi8(')'), LBrack = _mm_set1_epi8('['),
+                RBrack = _mm_set1_epi8(']');
+  while (P + 16 <= N) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
+    __m128i M = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
+                     _mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace))),
+        _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(V, RBrace), _mm_cmpeq_epi8(V, LParen)),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, RParen), _mm_cmpeq_epi8(V, LBrack)),
+                         _mm_cmpeq_epi8(V, RBrack))));
+    int Mask = _mm_movemask_epi8(M);
+    if (Mask)
+      return P + uint32_t(__builtin_ctz(unsigned(Mask)));
+    P += 16;
+  }
+#endif
+  while (P < N && !SpecialInStatement[static_cast<unsigned char>(T[P])])
+    ++P;
+  return P;
+}
 
 /// Bytes of an instruction's head word: identifier bytes, '.' and ':'.
 struct HeadTable {
@@ -279,9 +312,8 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
   uint32_t Braces = 0, Nesting = 0;
   bool TooDeep = false;
   while (P < N) {
-    // Most bytes of a statement are ordinary: skip them in a tight loop.
-    while (P < N && !SpecialInStatement[static_cast<unsigned char>(T[P])])
-      ++P;
+    // Most bytes of a statement are ordinary: skip them 16 at a time.
+    P = skipOrdinary(T.data(), P, N);
     if (P >= N)
       break;
     char C = T[P];
