@@ -244,7 +244,7 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
   if (K == N)
     return true;
   for (;;) {
-    Opnd O;
+    Opnd &O = Pool.emplace_back(); // filled in place (Fail drops it)
     size_t B = K;
     char C = R[K];
     if (C == '%') {
@@ -308,7 +308,6 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
     Ws();
     if (K < N && R[K] != ',')
       return Fail(); // "%tid.x", "p|q", an expression, a comment
-    Pool.push_back(std::move(O));
     if (K == N)
       return true;
     ++K;
