@@ -42,6 +42,14 @@ bool isIdentChar(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
          (C >= '0' && C <= '9') || C == '_' || C == '$' || C == '%';
 }
+/// The opcode word of a head ("mov" of "mov.u32"): heads are short, and a
+/// plain loop beats a call to memchr.
+std::string_view opWord(std::string_view Head) {
+  size_t K = 0;
+  while (K < Head.size() && Head[K] != '.')
+    ++K;
+  return Head.substr(0, K);
+}
 bool isSpace(char C) {
   return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
          C == '\v';
@@ -198,6 +206,114 @@ void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
       Def(Rest.substr(C, J - C));
   } else if (!(J < Rest.size() && Rest[J] != ',')) {
     Def(Name); // (else "%tid.x", an expression: not a plain register)
+  }
+}
+
+/// The operand lists nvcc writes for mov/add/mad/cvta and ld.shared: only
+/// "%reg", decimal numbers, "[%reg]", "[%reg+-dec]" and "{%a, %b}", no
+/// comments. Pushes exactly what decodeOperands' general splitter would and
+/// returns true; returns false (having pushed nothing it keeps) otherwise.
+bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool) {
+  size_t N = R.size(), K = 0;
+  auto Ws = [&] {
+    while (K < N && isSpace(R[K]))
+      ++K;
+  };
+  auto Ident = [&] { // at '%': past the identifier
+    size_t E = K + 1;
+    while (E < N && isIdentChar(R[E]))
+      ++E;
+    return E;
+  };
+  auto Dec = [&](int64_t &V) { // a decimal literal parseInt reads the same
+    size_t B = K;
+    uint64_t X = 0;
+    while (K < N && R[K] >= '0' && R[K] <= '9' && K - B < 18)
+      X = X * 10 + uint64_t(R[K++] - '0');
+    if (K == B || (K < N && isIdentChar(R[K])) || (R[B] == '0' && K - B > 1))
+      return false; // none, a suffix/hex/float/long one, or octal
+    V = int64_t(X);
+    return true;
+  };
+  size_t Start = Pool.size();
+  auto Fail = [&] {
+    Pool.resize(Start);
+    return false;
+  };
+  Ws();
+  if (K == N)
+    return true;
+  for (;;) {
+    Opnd &O = Pool.emplace_back(); // filled in place (Fail drops it)
+    size_t B = K;
+    char C = R[K];
+    if (C == '%') {
+      K = Ident();
+      O.K = Opnd::Reg;
+      O.Name = R.substr(B, K - B);
+    } else if (C >= '0' && C <= '9') {
+      O.K = Opnd::Imm;
+      O.HasValue = true;
+      if (!Dec(O.Value))
+        return Fail();
+    } else if (C == '[') {
+      ++K;
+      Ws();
+      if (K == N || R[K] != '%')
+        return Fail();
+      size_t NB = K;
+      K = Ident();
+      O.K = Opnd::Addr;
+      O.Name = R.substr(NB, K - NB);
+      O.BaseIsReg = true;
+      O.HasValue = true;
+      Ws();
+      if (K < N && (R[K] == '+' || R[K] == '-')) {
+        bool Neg = R[K] == '-';
+        ++K;
+        Ws();
+        int64_t V = 0;
+        if (!Dec(V))
+          return Fail();
+        O.Value = Neg ? -V : V;
+        Ws();
+      }
+      if (K == N || R[K] != ']')
+        return Fail();
+      ++K;
+    } else if (C == '{') {
+      ++K;
+      O.K = Opnd::Vec;
+      for (;;) {
+        Ws();
+        if (K == N || R[K] != '%')
+          return Fail();
+        size_t EB = K;
+        K = Ident();
+        O.Regs.push_back(R.substr(EB, K - EB));
+        Ws();
+        if (K < N && R[K] == ',') {
+          ++K;
+          continue;
+        }
+        if (K < N && R[K] == '}')
+          break;
+        return Fail();
+      }
+      ++K;
+    } else {
+      return Fail();
+    }
+    O.Range = {HeadEnd + uint32_t(B), HeadEnd + uint32_t(K)};
+    Ws();
+    if (K < N && R[K] != ',')
+      return Fail(); // "%tid.x", "p|q", an expression, a comment
+    if (K == N)
+      return true;
+    ++K;
+    Ws();
+    if (K == N)
+      return Fail(); // a trailing empty operand
   }
 }
 
@@ -466,7 +582,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
     return;
   }
-  if (mayHaveRole(S.Head.substr(0, S.Head.find('.')))) {
+  if (mayHaveRole(opWord(S.Head))) {
     if (!(LastClass.Valid && !LastClass.Parsed && LastClass.Key == S.Head)) {
       HeadQualifiers HQ(S.Head);
       LastClass.Op = classify(HQ.opcode(), HQ, 0);
@@ -561,6 +677,8 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
     OpPool.push_back(std::move(O));
     return;
   }
+  if (decodeSimple(Rest, HeadEnd, OpPool))
+    return;
   uint32_t Base = HeadEnd;
   if (!trim(Rest, Base).empty()) {
     splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
@@ -682,6 +800,7 @@ void FlowFunction::build() {
   std::vector<char> Leader;
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
   Insts.reserve(NumStatements);
+  OpPool.reserve(NumStatements);
   for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
     const Statement &S = M.Statements[K];
     if (S.Kind == StatementKind::BlockOpen) {
@@ -852,7 +971,7 @@ namespace {
 enum ValOpKind : uint8_t { VNone, VMov, VCvta, VCvt, VAdd, VSub, VMad, VLd };
 uint8_t valOpOf(const FlowInst &I) {
   if (I.ValOp == 0xff) {
-    std::string_view Op = I.Head.substr(0, I.Head.find('.'));
+    std::string_view Op = opWord(I.Head);
     I.ValOp = Op == "mov"    ? VMov
               : Op == "cvta" ? VCvta
               : Op == "cvt"  ? VCvt
@@ -1046,7 +1165,9 @@ void FlowFunction::computeValues() {
   // A register that owns a base is killed by its definitions: facts keyed on
   // its old value do not hold for the new one.
   for (const Def &D : Defs) {
-    int32_t B = BaseIndex.find(RegNames[size_t(D.Reg)]);
+    // Register bases of defined registers are made only by evalDef() (the
+    // others are for undefined names), which memoises them here.
+    int32_t B = RegSelfBase[size_t(D.Reg)];
     if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register)
       Insts[D.Inst].KillsBase = B;
   }

@@ -1,0 +1,66 @@
+// Unit tests of lib/Flow's operand decoder for statements read from text
+// (shared loads are not parsed): the fast path for simple operand lists and
+// the general splitter it falls back to must agree.
+#include "Flow/FlowFunction.h"
+#include "ptxlint/Linter.h"
+#include "ptxlint/SymbolTable.h"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+
+using namespace ptxlint;
+using namespace ptxlint::flow;
+
+TEST_CASE("decode: text operands of shared loads") {
+  SourceBuffer Buffer("t.ptx",
+                      ".version 8.6\n.target sm_100a\n.address_size 64\n"
+                      ".shared .align 4 .b8 smem[64];\n.entry k()\n{\n"
+                      ".reg .b32 %r<4>;\n.reg .f32 %f<16>;\n"
+                      "ld.shared.f32 %f1, [%r1+16];\n"
+                      "ld.shared.f32 %f2, [ %r1 - 8 ] ;\n"
+                      "ld.shared.f32 %f3, [%r1+010];\n"
+                      "ld.shared.f32 %f4, [%r1+0x10];\n"
+                      "ld.shared.v2.f32 {%f5, %f6}, [%r2];\n"
+                      "ld.shared.f32 %f7, [smem+4];\n"
+                      "ret;\n}\n");
+  DiagnosticEngine Diags;
+  Module M = parseModule(Buffer, Diags);
+  SymbolTable ST(M);
+  FlowFunction FF(M, ST, 0);
+  std::vector<const FlowInst *> Loads;
+  for (const FlowInst &I : FF.Insts)
+    if (I.Op.Kind == OpKind::Load)
+      Loads.push_back(&I);
+  REQUIRE(Loads.size() == 6);
+  auto Text = [&](const Opnd &O) {
+    return M.Text.substr(O.Range.Begin, O.Range.End - O.Range.Begin);
+  };
+  struct Want {
+    std::string_view Dst, Base, Addr;
+    bool Reg;
+    int64_t Off;
+  } W[] = {{"%f1", "%r1", "[%r1+16]", true, 16},
+           {"%f2", "%r1", "[ %r1 - 8 ]", true, -8},
+           {"%f3", "%r1", "[%r1+010]", true, 8},
+           {"%f4", "%r1", "[%r1+0x10]", true, 16},
+           {"{%f5, %f6}", "%r2", "[%r2]", true, 0},
+           {"%f7", "smem", "[smem+4]", false, 4}};
+  for (size_t K = 0; K < 6; ++K) {
+    CAPTURE(K);
+    const FlowInst &I = *Loads[K];
+    REQUIRE(I.Ops.size() == 2);
+    CHECK(Text(I.Ops[0]) == W[K].Dst);
+    const Opnd &A = I.Ops[1];
+    CHECK(A.K == Opnd::Addr);
+    CHECK(A.Name == W[K].Base);
+    CHECK(A.BaseIsReg == W[K].Reg);
+    CHECK(A.HasValue);
+    CHECK(A.Value == W[K].Off);
+    CHECK(Text(A) == W[K].Addr);
+  }
+  CHECK(Loads[0]->Ops[0].K == Opnd::Reg);
+  CHECK(Loads[0]->Ops[0].Name == "%f1");
+  REQUIRE(Loads[4]->Ops[0].K == Opnd::Vec);
+  CHECK(Loads[4]->Ops[0].Regs == std::vector<std::string_view>{"%f5", "%f6"});
+}
