@@ -125,6 +125,15 @@ int ptxlint_options_set_severity(ptxlint_options *O, const char *Rule, int Sev) 
   });
 }
 
+/// A result that owns a copy of the caller's text (diagnostics refer to it).
+static std::unique_ptr<ptxlint_result> newResult(const char *Name, const char *Text,
+                                                 size_t Len) {
+  auto R = std::make_unique<ptxlint_result>();
+  R->Buffer = std::make_unique<ptxlint::SourceBuffer>(
+      Name ? Name : "<string>", std::string(Text ? Text : "", Len));
+  return R;
+}
+
 ptxlint_result *ptxlint_lint_string(const char *Name, const char *Text,
                                     size_t Len, const ptxlint_options *O) {
   if (!Text && Len) {
@@ -132,9 +141,7 @@ ptxlint_result *ptxlint_lint_string(const char *Name, const char *Text,
     return nullptr;
   }
   return guarded(static_cast<ptxlint_result *>(nullptr), [&] {
-    auto R = std::make_unique<ptxlint_result>();
-    R->Buffer = std::make_unique<ptxlint::SourceBuffer>(
-        Name ? Name : "<string>", std::string(Text ? Text : "", Len));
+    auto R = newResult(Name, Text, Len);
     ptxlint::LintResult L = ptxlint::lint(*R->Buffer, O ? O->Lint : ptxlint::LintOptions());
     R->Diags = std::move(L.Diagnostics);
     R->Errors = L.Errors;
@@ -168,9 +175,7 @@ ptxlint_result *ptxlint_lower_string(const char *Name, const char *Text,
     return nullptr;
   }
   return guarded(static_cast<ptxlint_result *>(nullptr), [&] {
-    auto R = std::make_unique<ptxlint_result>();
-    R->Buffer = std::make_unique<ptxlint::SourceBuffer>(
-        Name ? Name : "<string>", std::string(Text ? Text : "", Len));
+    auto R = newResult(Name, Text, Len);
     ptxlint::LowerResult L =
         ptxlint::lowerModule(*R->Buffer, O ? O->Lower : ptxlint::LowerOptions());
     R->Diags = std::move(L.Diagnostics);
