@@ -114,6 +114,17 @@ void splitTop(std::string_view S, bool Bar, Fn &&Piece, bool FirstOnly = false) 
 
 /// Calls Name(E) for each element of a vector operand's inside ("%r1, %r2")
 /// that names a register or symbol (not a number).
+/// The second predicate of "setp ... p|q": J is at the '|' and moves past q.
+std::string_view predicateAfterBar(std::string_view Rest, size_t &J) {
+  ++J;
+  while (J < Rest.size() && isSpace(Rest[J]))
+    ++J;
+  size_t C = J;
+  while (J < Rest.size() && isIdentChar(Rest[J]))
+    ++J;
+  return Rest.substr(C, J - C);
+}
+
 template <typename Fn> void forEachVectorName(std::string_view Inner, Fn &&Name) {
   splitTop(Inner, true, [&](std::string_view E, uint32_t) {
     uint32_t D = 0;
@@ -196,14 +207,8 @@ void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
     ++J;
   if (J < Rest.size() && Rest[J] == '|') { // setp p|q, ...
     Def(Name);
-    ++J;
-    while (J < Rest.size() && isSpace(Rest[J]))
-      ++J;
-    size_t C = J;
-    while (J < Rest.size() && isIdentChar(Rest[J]))
-      ++J;
-    if (J > C)
-      Def(Rest.substr(C, J - C));
+    if (std::string_view Q = predicateAfterBar(Rest, J); !Q.empty())
+      Def(Q);
   } else if (!(J < Rest.size() && Rest[J] != ',')) {
     Def(Name); // (else "%tid.x", an expression: not a plain register)
   }
@@ -659,14 +664,8 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
       if (J < Rest.size() && Rest[J] == '|') { // setp p|q, ...
         O.K = Opnd::Vec;
         O.Regs.push_back(O.Name);
-        ++J;
-        while (J < Rest.size() && isSpace(Rest[J]))
-          ++J;
-        size_t C = J;
-        while (J < Rest.size() && isIdentChar(Rest[J]))
-          ++J;
-        if (J > C)
-          O.Regs.push_back(Rest.substr(C, J - C));
+        if (std::string_view Q = predicateAfterBar(Rest, J); !Q.empty())
+          O.Regs.push_back(Q);
         O.Name = {};
       } else if (J < Rest.size() && Rest[J] != ',') {
         O.K = Opnd::Other; // "%tid.x", an expression: not a plain register
