@@ -3,6 +3,7 @@
 #define PTXLINT_SOURCEBUFFER_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,10 +15,17 @@ namespace ptxlint {
 class SourceBuffer {
 public:
   SourceBuffer(std::string Name, std::string Text)
-      : Name(std::move(Name)), Text(std::move(Text)) {}
+      : Name(std::move(Name)), Owned(std::move(Text)) {}
+  /// Text owned elsewhere, e.g. a memory-mapped file, which Keep holds alive:
+  /// no copy (copying a 100 MB input costs a page fault per 4 KB).
+  SourceBuffer(std::string Name, std::string_view Text,
+               std::shared_ptr<const void> Keep)
+      : Name(std::move(Name)), External(Text), Keep(std::move(Keep)) {}
 
   const std::string &name() const { return Name; }
-  std::string_view text() const { return Text; }
+  std::string_view text() const {
+    return Keep ? External : std::string_view(Owned);
+  }
 
   struct LineCol {
     unsigned Line;   ///< 1-based
@@ -31,7 +39,9 @@ public:
 private:
   void buildLineTable() const;
   std::string Name;
-  std::string Text;
+  std::string Owned;
+  std::string_view External;
+  std::shared_ptr<const void> Keep;
   mutable std::vector<uint32_t> LineStarts;
 };
 

@@ -80,18 +80,20 @@ struct Outcome {
 
 Outcome process(const Task &T, const DriverOptions &O) {
   Outcome R;
+  // A NUL after the text, as std::string has: the buffer is then either
+  // mapped with room to spare or read into memory, never cut at a page end.
   auto BufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(
-      T.Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      T.Path, /*IsText=*/false, /*RequiresNullTerminator=*/true);
   if (!BufOrErr) {
     R.IoError = "ptxlint: error: cannot open '" + T.Path +
                 "': " + BufOrErr.getError().message() + "\n";
     return R;
   }
   std::string Name = T.Path == "-" ? "<stdin>" : T.Path;
-  std::string Text = (*BufOrErr)->getBuffer().str();
-  BufOrErr->reset();
   LintResult LR;
   if (O.Fix || O.Diff) {
+    std::string Text = (*BufOrErr)->getBuffer().str();
+    BufOrErr->reset();
     std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed);
     R.Changed = New != Text;
     if (R.Changed) {
@@ -111,7 +113,10 @@ Outcome process(const Task &T, const DriverOptions &O) {
       R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(New));
     }
   } else {
-    R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(Text));
+    // Lint the mapped file in place: no copy of the text.
+    std::shared_ptr<const llvm::MemoryBuffer> File = std::move(*BufOrErr);
+    std::string_view View(File->getBufferStart(), File->getBufferSize());
+    R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(File));
     LR = lint(*R.Buffer, T.Opts);
   }
   if (O.Stats)

@@ -11,7 +11,7 @@ void SourceBuffer::buildLineTable() const {
   if (!LineStarts.empty())
     return;
   LineStarts.push_back(0);
-  const char *B = Text.data(), *E = B + Text.size();
+  const char *B = text().data(), *E = B + text().size();
   for (const char *P = B; P < E;) {
     const void *NL = std::memchr(P, '\n', size_t(E - P));
     if (!NL)
@@ -23,7 +23,7 @@ void SourceBuffer::buildLineTable() const {
 
 SourceBuffer::LineCol SourceBuffer::lineCol(uint32_t Offset) const {
   buildLineTable();
-  Offset = std::min<uint32_t>(Offset, uint32_t(Text.size()));
+  Offset = std::min<uint32_t>(Offset, uint32_t(text().size()));
   auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
   unsigned Line = unsigned(It - LineStarts.begin());
   return {Line, Offset - LineStarts[Line - 1] + 1};
@@ -32,7 +32,7 @@ SourceBuffer::LineCol SourceBuffer::lineCol(uint32_t Offset) const {
 uint32_t SourceBuffer::lineStart(unsigned Line) const {
   buildLineTable();
   if (Line == 0 || Line > LineStarts.size())
-    return uint32_t(Text.size());
+    return uint32_t(text().size());
   return LineStarts[Line - 1];
 }
 
@@ -41,8 +41,8 @@ std::string_view SourceBuffer::lineText(unsigned Line) const {
   if (Line == 0 || Line > LineStarts.size())
     return {};
   uint32_t B = LineStarts[Line - 1];
-  uint32_t E = Line < LineStarts.size() ? LineStarts[Line] : uint32_t(Text.size());
-  std::string_view L(Text.data() + B, E - B);
+  uint32_t E = Line < LineStarts.size() ? LineStarts[Line] : uint32_t(text().size());
+  std::string_view L(text().data() + B, E - B);
   while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
     L.remove_suffix(1);
   return L;
