@@ -278,12 +278,24 @@ void runCompletionRules(const FlowRuleContext &C) {
   auto CheckRead = [&](const CompState &S, const FlowInst &Rd) {
     if (!isSharedSpace(Rd.Op.Src))
       return;
-    AddrKey A = FF.address(Rd.op(Rd.Op.SrcOp));
+    auto Watched = [&](size_t K) {
+      const Site &St = Sites[K];
+      return St.R != Role::BulkGroup && isPending(S.F[K]) && !ReportedUse[K] &&
+             St.Dst.valid();
+    };
+    // Most reads happen with no copy pending: the read's address (a
+    // deferred operand) is then never decoded or evaluated.
+    size_t First = 0;
+    while (First < Sites.size() && !Watched(First))
+      ++First;
+    if (First == Sites.size())
+      return;
+    AddrKey A = FF.address(FF.operand(Rd, Rd.Op.SrcOp));
     if (!A.valid())
       return;
-    for (size_t K = 0; K < Sites.size(); ++K) {
+    for (size_t K = First; K < Sites.size(); ++K) {
       const Site &St = Sites[K];
-      if (St.R == Role::BulkGroup || !isPending(S.F[K]) || ReportedUse[K])
+      if (!Watched(K))
         continue;
       if (!FF.definitelyOverlap(A, Rd.Op.AccessBytes, St.Dst, St.Bytes))
         continue;

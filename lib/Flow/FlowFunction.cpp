@@ -88,7 +88,7 @@ bool parseInt(std::string_view S, int64_t &Out) {
 /// Splits S at top-level separators (',' and, if Bar, '|'), skipping
 /// comments. Pieces keep their offset relative to S.
 template <class Fn>
-void splitTop(std::string_view S, bool Bar, Fn &&Piece, bool FirstOnly = false) {
+void splitTop(std::string_view S, bool Bar, Fn &&Piece) {
   int Depth = 0;
   size_t Start = 0;
   for (size_t K = 0; K < S.size(); ++K) {
@@ -104,8 +104,6 @@ void splitTop(std::string_view S, bool Bar, Fn &&Piece, bool FirstOnly = false) 
       --Depth;
     else if (Depth == 0 && (C == ',' || (Bar && C == '|'))) {
       Piece(S.substr(Start, K - Start), uint32_t(Start));
-      if (FirstOnly)
-        return;
       Start = K + 1;
     }
   }
@@ -174,9 +172,8 @@ bool mayHaveRole(std::string_view Op) {
   }
 }
 
-/// The registers an instruction's destination operand names, read as
-/// decodeOperands(FirstOnly = true) reads it: a register, "p|q", or
-/// "{a, b}". Def(Name) is called for each, in order.
+/// The registers an instruction's destination operand names: a register,
+/// "p|q", or "{a, b}". Def(Name) is called for each, in order.
 template <class Fn>
 void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
   uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - Text.data());
@@ -611,72 +608,33 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
   }
   // Of the instructions the rules do not read, nothing is decoded now:
   // computeValues() reads the registers they define (scanDest) and decodes
-  // those that compute an address or a constant the rules need.
-  I.Partial = I.Op.Kind == OpKind::Other;
+  // those that compute an address or a constant the rules need. Loads are
+  // a third of a tiled kernel and rules rarely need their operands:
+  // operand() decodes them on request.
+  I.Partial = I.Op.Kind == OpKind::Other || deferredDecode(I.Op);
   if (!I.Partial)
-    decodeOperands(I, S, false);
+    decodeOperands(I, S, OpPool);
 }
 
-void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
-                                  bool FirstOnly) {
+void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
+                                  std::vector<Opnd> &Pool) const {
   int32_t Fn = int32_t(FIndex);
-  I.OpOff = uint32_t(OpPool.size());
+  I.OpOff = uint32_t(Pool.size());
   I.Ops = {nullptr, 0};
   struct Finish { // I.Ops: what was pushed to the pool, on every return
-    FlowFunction &FF;
-    FlowInst &I;
+    std::vector<Opnd> &Pool;
+    const FlowInst &I;
     ~Finish() {
-      I.Ops = {FF.OpPool.data() + I.OpOff, uint32_t(FF.OpPool.size() - I.OpOff)};
+      I.Ops = {Pool.data() + I.OpOff, uint32_t(Pool.size() - I.OpOff)};
     }
-  } Fin{*this, I};
+  } Fin{Pool, I};
   // Operands: after the head word, up to the ';'.
   uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - M.Text.data());
   uint32_t End = S.Range.End;
   if (End > HeadEnd && M.Text[End - 1] == ';')
     --End;
   std::string_view Rest = M.Text.substr(HeadEnd, End > HeadEnd ? End - HeadEnd : 0);
-  if (FirstOnly) {
-    // Only the destination: a register, "p|q", or "{a, b}" (no lookups).
-    size_t K = 0;
-    while (K < Rest.size() && isSpace(Rest[K]))
-      ++K;
-    if (K == Rest.size())
-      return;
-    Opnd O;
-    O.K = Opnd::Other;
-    size_t B = K;
-    if (Rest[K] == '{') {
-      O.K = Opnd::Vec;
-      size_t Close = Rest.find('}', K);
-      if (Close == std::string_view::npos)
-        return;
-      forEachVectorName(Rest.substr(K + 1, Close - K - 1),
-                        [&](std::string_view E) { O.Regs.push_back(E); });
-      K = Close + 1;
-    } else if (isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')) {
-      while (K < Rest.size() && isIdentChar(Rest[K]))
-        ++K;
-      O.K = Opnd::Reg;
-      O.Name = Rest.substr(B, K - B);
-      size_t J = K;
-      while (J < Rest.size() && isSpace(Rest[J]))
-        ++J;
-      if (J < Rest.size() && Rest[J] == '|') { // setp p|q, ...
-        O.K = Opnd::Vec;
-        O.Regs.push_back(O.Name);
-        if (std::string_view Q = predicateAfterBar(Rest, J); !Q.empty())
-          O.Regs.push_back(Q);
-        O.Name = {};
-      } else if (J < Rest.size() && Rest[J] != ',') {
-        O.K = Opnd::Other; // "%tid.x", an expression: not a plain register
-        O.Name = {};
-      }
-    }
-    O.Range = {HeadEnd + uint32_t(B), HeadEnd + uint32_t(K)};
-    OpPool.push_back(std::move(O));
-    return;
-  }
-  if (decodeSimple(Rest, HeadEnd, OpPool))
+  if (decodeSimple(Rest, HeadEnd, Pool))
     return;
   uint32_t Base = HeadEnd;
   if (!trim(Rest, Base).empty()) {
@@ -774,8 +732,8 @@ void FlowFunction::decodeOperands(FlowInst &I, const Statement &S,
       } else {
         O.K = Opnd::Other;
       }
-      OpPool.push_back(std::move(O));
-    }, FirstOnly);
+      Pool.push_back(std::move(O));
+    });
   }
 }
 
@@ -984,6 +942,16 @@ uint8_t valOpOf(const FlowInst &I) {
 }
 } // namespace
 
+bool FlowFunction::deferredDecode(const AsyncOp &Op) {
+  // ld.param stays: evalDef() reads the parameter it loads.
+  return Op.Kind == OpKind::Load && Op.Src != Space::Param;
+}
+
+const Opnd *FlowFunction::operand(const FlowInst &I, int8_t K) const {
+  ensureDecoded(I);
+  return I.op(K);
+}
+
 bool FlowFunction::computesValue(const FlowInst &I) {
   uint8_t V = valOpOf(I);
   return V >= VMov && V <= VMad;
@@ -1052,11 +1020,6 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
 }
 
 void FlowFunction::computeValues() {
-  struct Def {
-    uint32_t Inst;
-    int32_t Reg;
-  };
-  std::vector<Def> Defs;
   Defs.reserve(Insts.size());
   auto Define = [&](uint32_t K, std::string_view Name) {
     if (Name.empty())
@@ -1087,10 +1050,9 @@ void FlowFunction::computeValues() {
   }
   RegVals.assign(RegNames.size(), Val{});
   RegSelfBase.assign(RegNames.size(), -1);
-  // Only registers that can reach an operand the rules read (an address, a
-  // size, a mask, a count) are evaluated: a backward slice from those
-  // operands through mov/cvta/cvt/add/sub/mad.
-  std::vector<uint32_t> DefStart(RegNames.size() + 1, 0), DefOf(Defs.size());
+  // The definitions of each register: DefOf[DefStart[R] .. DefStart[R + 1]).
+  DefStart.assign(RegNames.size() + 1, 0);
+  DefOf.resize(Defs.size());
   for (const Def &D : Defs)
     DefStart[size_t(D.Reg) + 1]++;
   for (size_t R = 0; R < RegNames.size(); ++R)
@@ -1100,53 +1062,83 @@ void FlowFunction::computeValues() {
     for (uint32_t K = 0; K < Defs.size(); ++K)
       DefOf[Fill[size_t(Defs[K].Reg)]++] = K;
   }
-  std::vector<char> InSlice(RegNames.size(), 0);
-  std::vector<int32_t> Work;
-  auto Mark = [&](const Opnd &O) {
-    if (!((O.K == Opnd::Reg && !O.Negated) || (O.K == Opnd::Addr && O.BaseIsReg)))
-      return;
-    int32_t Id = regIdOf(O);
-    if (Id >= 0 && !InSlice[size_t(Id)]) {
-      InSlice[size_t(Id)] = 1;
-      Work.push_back(Id);
-    }
-  };
+  // Only registers that can reach an operand the rules read (an address, a
+  // size, a mask, a count) are evaluated: a backward slice from those
+  // operands through mov/cvta/cvt/add/sub/mad. Deferred loads are not in
+  // it: their addresses are evaluated if a rule asks (demand()).
+  InSlice.assign(RegNames.size(), 0);
+  std::vector<int32_t> Seeds;
   for (const FlowInst &I : Insts) {
     if (I.Partial)
       continue;
     for (const Opnd &O : I.Ops)
       if (O.K == Opnd::Addr)
-        Mark(O); // every address base
+        markInSlice(O, Seeds); // every address base
     for (int8_t K : {I.Op.SizeOp, I.Op.CtaMaskOp, I.Op.WaitNOp, I.Op.BytesOp})
       if (const Opnd *O = I.op(K))
-        Mark(*O); // and the counts the rules read
+        markInSlice(*O, Seeds); // and the counts the rules read
   }
+  if (!evaluate(std::move(Seeds))) {
+    ValuesValid = false;
+    return;
+  }
+  // A register that owns a base is killed by its definitions: facts keyed on
+  // its old value do not hold for the new one.
+  for (const Def &D : Defs) {
+    if (!InSlice[size_t(D.Reg)])
+      continue;
+    // Register bases of defined registers are made only by evalDef() (the
+    // others are for undefined names), which memoises them here.
+    int32_t B = RegSelfBase[size_t(D.Reg)];
+    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register)
+      Insts[D.Inst].KillsBase = B;
+  }
+}
+
+void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work) const {
+  if (!((O.K == Opnd::Reg && !O.Negated) || (O.K == Opnd::Addr && O.BaseIsReg)))
+    return;
+  int32_t Id = regIdOf(O);
+  if (Id >= 0 && !InSlice[size_t(Id)]) {
+    InSlice[size_t(Id)] = 1;
+    Work.push_back(Id);
+  }
+}
+
+void FlowFunction::ensureDecoded(const FlowInst &I) const {
+  if (!I.Partial)
+    return;
+  // Not into OpPool: rules hold pointers into it while they ask for values.
+  decodeOperands(I, M.Statements[I.Stmt], LateOps.emplace_back());
+  I.Partial = false;
+}
+
+bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
+  std::vector<uint32_t> NewDefs; // indices into Defs
+  std::vector<int32_t> NewRegs;
   while (!Work.empty()) {
     int32_t R = Work.back();
     Work.pop_back();
+    NewRegs.push_back(R);
     for (uint32_t X = DefStart[size_t(R)]; X < DefStart[size_t(R) + 1]; ++X) {
-      FlowInst &I = Insts[Defs[DefOf[X]].Inst];
+      NewDefs.push_back(DefOf[X]);
+      const FlowInst &I = Insts[Defs[DefOf[X]].Inst];
       if (!computesValue(I))
         continue;
-      if (I.Partial) {
-        decodeOperands(I, M.Statements[I.Stmt], false);
-        I.Partial = false;
-      }
-      I.Ops.B = OpPool.data() + I.OpOff; // the pool may have moved
+      ensureDecoded(I);
       for (size_t K = 1; K < I.Ops.size(); ++K)
-        Mark(I.Ops[K]);
+        markInSlice(I.Ops[K], Work);
     }
   }
-  fixOps();
-  std::vector<Def> SliceDefs;
-  for (const Def &D : Defs)
-    if (InSlice[size_t(D.Reg)])
-      SliceDefs.push_back(D);
-  Defs.swap(SliceDefs);
+  // In program order, so that a pass sees most definitions before their uses.
+  std::sort(NewDefs.begin(), NewDefs.end());
+  // The registers of earlier slices are final, so a fixpoint over the new
+  // definitions alone is the fixpoint over all of them.
   bool Changed = true;
   for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
     Changed = false;
-    for (const Def &D : Defs) {
+    for (uint32_t X : NewDefs) {
+      const Def &D = Defs[X];
       Val V = evalDef(Insts[D.Inst], D.Reg);
       if (V.K == Val::Undef)
         continue;
@@ -1157,19 +1149,17 @@ void FlowFunction::computeValues() {
       }
     }
   }
-  if (Changed) {
-    ValuesValid = false;
+  if (Changed) // not settled: these registers are unknown
+    for (int32_t R : NewRegs)
+      RegVals[size_t(R)] = Val{Val::Unknown, -1, false, 0};
+  return !Changed;
+}
+
+void FlowFunction::demand(int32_t Reg) const {
+  if (InSlice[size_t(Reg)])
     return;
-  }
-  // A register that owns a base is killed by its definitions: facts keyed on
-  // its old value do not hold for the new one.
-  for (const Def &D : Defs) {
-    // Register bases of defined registers are made only by evalDef() (the
-    // others are for undefined names), which memoises them here.
-    int32_t B = RegSelfBase[size_t(D.Reg)];
-    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register)
-      Insts[D.Inst].KillsBase = B;
-  }
+  InSlice[size_t(Reg)] = 1;
+  evaluate({Reg});
 }
 
 // --- queries -----------------------------------------------------------------------
@@ -1201,6 +1191,8 @@ AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
   if (!ValuesValid)
     return K;
   int32_t Id = regIdOf(*O);
+  if (Id >= 0)
+    demand(Id);
   Val V = Id < 0 ? Val{Val::Ptr, baseFor(O->Name, true), true, 0}
                  : RegVals[size_t(Id)];
   if (V.K != Val::Ptr)
@@ -1222,6 +1214,8 @@ std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
       O->MemoConst = O->Value;
     } else if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
       int32_t Id = regIdOf(*O);
+      if (Id >= 0)
+        demand(Id);
       if (Id >= 0 && RegVals[size_t(Id)].K == Val::Const) {
         O->MemoHasConst = true;
         O->MemoConst = RegVals[size_t(Id)].Off;

@@ -70,13 +70,16 @@ struct FlowInst {
   std::string_view Head;
   const Instruction *Parsed = nullptr;
   AsyncOp Op;
-  OpndSpan Ops;
-  uint32_t OpOff = 0; ///< Ops: offset in FlowFunction's operand pool
+  // Operands; decoded on first use for some instructions (Partial), hence
+  // mutable: FlowFunction::operand() fills them in.
+  mutable OpndSpan Ops;
+  mutable uint32_t OpOff = 0; ///< Ops: offset in the pool that holds them
   std::string_view Guard; ///< predicate name of @p / @!p, empty if none
   bool GuardNeg = false;
   int32_t KillsBase = -1; ///< base id whose register this defines
-  bool Partial = false;   ///< only Ops[0] (the destination) decoded
+  mutable bool Partial = false; ///< operands not decoded yet
   mutable uint8_t ValOp = 0xff; ///< memo of the opcode class evalDef() reads
+  /// Operand K, nullptr if absent or not decoded (see FlowFunction::operand).
   const Opnd *op(int8_t K) const {
     return K >= 0 && size_t(K) < Ops.size() ? &Ops[size_t(K)] : nullptr;
   }
@@ -187,6 +190,8 @@ public:
   bool ValuesValid = true;
   mutable std::vector<BaseInfo> Bases;
 
+  /// Operand K of I, decoding I's operands first if build() deferred them.
+  const Opnd *operand(const FlowInst &I, int8_t K) const;
   /// Base + offset of an address operand; invalid when unresolved.
   AddrKey address(const Opnd *O) const;
   /// Constant value of an immediate or of a register holding a constant.
@@ -208,11 +213,25 @@ public:
 private:
   void build();
   void decode(FlowInst &I, const Statement &S);
-  void decodeOperands(FlowInst &I, const Statement &S, bool FirstOnly);
+  /// Appends I's operands to Pool and points I.Ops at them.
+  void decodeOperands(const FlowInst &I, const Statement &S,
+                      std::vector<Opnd> &Pool) const;
+  /// Decodes a Partial instruction's operands into LateOps.
+  void ensureDecoded(const FlowInst &I) const;
+  /// Instructions whose operands wait until a rule asks (operand()).
+  static bool deferredDecode(const AsyncOp &Op);
   /// Instructions whose result evalDef() derives from their operands.
   static bool computesValue(const FlowInst &I);
   void buildBlocks();
   void computeValues();
+  /// Adds O's register to the slice (and to Work) if it is not in it yet.
+  void markInSlice(const Opnd &O, std::vector<int32_t> &Work) const;
+  /// Evaluates the registers of Work and those they derive from, all new to
+  /// the slice; false (and those registers unknown) if they do not settle.
+  bool evaluate(std::vector<int32_t> Work) const;
+  /// Makes Reg's value available: a register outside the slice built from
+  /// the rules' operands (a deferred load's address) is evaluated now.
+  void demand(int32_t Reg) const;
   int32_t baseFor(std::string_view Name, bool IsRegister) const;
   AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
@@ -232,7 +251,16 @@ private:
   } LastClass;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;
-  std::vector<Val> RegVals;
+  // Register values are computed on demand (demand()), hence mutable.
+  struct Def {
+    uint32_t Inst;
+    int32_t Reg;
+  };
+  std::vector<Def> Defs; ///< every definition, in program order
+  std::vector<uint32_t> DefStart, DefOf; ///< defs of R: DefOf[DefStart[R]..DefStart[R+1])
+  mutable std::vector<char> InSlice;     ///< per register: evaluated
+  mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
+  mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value
   int32_t regIdOf(const Opnd &O) const;
