@@ -38,10 +38,25 @@ uint64_t symbolBytes(const Symbol &S) {
 
 namespace {
 
-bool isIdentChar(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-         (C >= '0' && C <= '9') || C == '_' || C == '$' || C == '%';
-}
+/// Character classes by table: the decoders below look at every byte of
+/// every instruction's operands, and a chain of compares per byte showed up
+/// as a tenth of the flow pass.
+enum : uint8_t { CIdent = 1, CSpace = 2 };
+struct CharClasses {
+  uint8_t T[256] = {};
+  constexpr CharClasses() {
+    for (int C = 0; C < 256; ++C) {
+      bool Ident = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+                   (C >= '0' && C <= '9') || C == '_' || C == '$' || C == '%';
+      bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r' ||
+                   C == '\f' || C == '\v';
+      T[C] = uint8_t((Ident ? CIdent : 0) | (Space ? CSpace : 0));
+    }
+  }
+};
+constexpr CharClasses Classes;
+
+bool isIdentChar(char C) { return Classes.T[uint8_t(C)] & CIdent; }
 /// The opcode word of a head ("mov" of "mov.u32"): heads are short, and a
 /// plain loop beats a call to memchr.
 std::string_view opWord(std::string_view Head) {
@@ -50,10 +65,7 @@ std::string_view opWord(std::string_view Head) {
     ++K;
   return Head.substr(0, K);
 }
-bool isSpace(char C) {
-  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
-         C == '\v';
-}
+bool isSpace(char C) { return Classes.T[uint8_t(C)] & CSpace; }
 
 std::string_view trim(std::string_view S, uint32_t &Offset) {
   while (!S.empty() && isSpace(S.front())) {
@@ -209,6 +221,39 @@ void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
   } else if (!(J < Rest.size() && Rest[J] != ',')) {
     Def(Name); // (else "%tid.x", an expression: not a plain register)
   }
+}
+
+/// The destination as nvcc writes it, "%r12," (a numbered register then a
+/// comma or the end), split as NameTable::split() splits names. Returns
+/// false for anything else; scanDest() then reads it the general way.
+/// Every instruction's destination is read, so this is the common case.
+bool scanNumberedDest(std::string_view Text, const Statement &S,
+                      std::string_view &Name, uint64_t &Prefix, uint32_t &N) {
+  const char *P = S.Head.data() + S.Head.size();
+  const char *E = Text.data() + S.Range.End;
+  while (P < E && isSpace(*P))
+    ++P;
+  if (P == E || *P != '%')
+    return false;
+  const char *B = P++;
+  uint64_t Pre = uint64_t('%');
+  while (P < E && ((unsigned(uint8_t(*P)) | 0x20u) - 'a') < 26u && P - B < 7)
+    Pre = Pre << 8 | uint8_t(*P++);
+  const char *D = P;
+  uint32_t V = 0;
+  while (P < E && unsigned(uint8_t(*P) - '0') < 10u && P - D < 7)
+    V = V * 10 + uint32_t(*P++ - '0');
+  if (D == B + 1 || P == D || (*D == '0' && P - D > 1) || V >= (1u << 20) ||
+      (P < E && isIdentChar(*P)) || P - B > 12)
+    return false; // no prefix or number, "%r01", too long or more to it
+  Name = std::string_view(B, size_t(P - B));
+  while (P < E && isSpace(*P))
+    ++P;
+  if (P < E && *P != ',' && *P != ';')
+    return false; // "p|q", an expression, a comment
+  Prefix = Pre;
+  N = V;
+  return true;
 }
 
 /// The operand lists nvcc writes for mov/add/mad/cvta and ld.shared: only
@@ -393,19 +438,23 @@ int32_t NameTable::find(std::string_view Name) const {
   }
 }
 
+std::pair<int32_t, bool> NameTable::insertNumbered(uint64_t Prefix, uint32_t N,
+                                                   int32_t Id) {
+  std::vector<int32_t> &Ids = *numbered(Prefix, true);
+  if (N >= Ids.size())
+    Ids.resize(std::max<size_t>(size_t(N) + 1, Ids.size() * 2), -1);
+  if (Ids[N] >= 0)
+    return {Ids[N], false};
+  Ids[N] = Id;
+  ++Count;
+  return {Id, true};
+}
+
 std::pair<int32_t, bool> NameTable::insert(std::string_view Name, int32_t Id) {
   uint64_t Prefix;
   uint32_t N;
-  if (split(Name, Prefix, N)) {
-    std::vector<int32_t> &Ids = *numbered(Prefix, true);
-    if (N >= Ids.size())
-      Ids.resize(std::max<size_t>(size_t(N) + 1, Ids.size() * 2), -1);
-    if (Ids[N] >= 0)
-      return {Ids[N], false};
-    Ids[N] = Id;
-    ++Count;
-    return {Id, true};
-  }
+  if (split(Name, Prefix, N))
+    return insertNumbered(Prefix, N, Id);
   if ((Count + 1) * 2 > Slots.size())
     grow();
   size_t Mask = Slots.size() - 1;
@@ -1032,11 +1081,26 @@ void FlowFunction::computeValues() {
     RegDefs[size_t(Id)]++;
     Defs.push_back({K, Id});
   };
+  RegNames.reserve(Insts.size());
+  RegDefs.reserve(Insts.size());
   for (uint32_t K = 0; K < Insts.size(); ++K) {
     const FlowInst &I = Insts[K];
     if (I.Partial) {
-      scanDest(M.Text, M.Statements[I.Stmt],
-               [&](std::string_view Name) { Define(K, Name); });
+      const Statement &S = M.Statements[I.Stmt];
+      std::string_view Name;
+      uint64_t Prefix;
+      uint32_t N;
+      if (scanNumberedDest(M.Text, S, Name, Prefix, N)) {
+        auto [Id, New] = RegIndex.insertNumbered(Prefix, N, int32_t(RegNames.size()));
+        if (New) {
+          RegNames.push_back(Name);
+          RegDefs.push_back(0);
+        }
+        RegDefs[size_t(Id)]++;
+        Defs.push_back({K, Id});
+        continue;
+      }
+      scanDest(M.Text, S, [&](std::string_view Name) { Define(K, Name); });
       continue;
     }
     if (I.Ops.empty())

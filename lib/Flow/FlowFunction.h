@@ -138,6 +138,8 @@ public:
   /// Inserts Name with Id unless present; returns the id stored and whether
   /// it was inserted.
   std::pair<int32_t, bool> insert(std::string_view Name, int32_t Id);
+  /// insert() for a name split() splits into Prefix and N.
+  std::pair<int32_t, bool> insertNumbered(uint64_t Prefix, uint32_t N, int32_t Id);
   size_t size() const { return Count; }
 
 private:
