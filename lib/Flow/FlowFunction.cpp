@@ -6,6 +6,7 @@
 #include "Parse/StatementParser.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 namespace ptxlint {
@@ -159,26 +160,32 @@ private:
 };
 
 
+/// The opcode word of a head packed into an integer, first byte lowest;
+/// words of more than 8 bytes get 0 (no opcode with a role is that long).
+constexpr uint64_t packWord(std::string_view W) {
+  uint64_t V = 0;
+  if (W.size() > 8)
+    return 0;
+  for (size_t K = W.size(); K-- > 0;)
+    V = V << 8 | uint8_t(W[K]);
+  return V;
+}
+
 /// Whether classify() can give this opcode a role (anything but Other):
 /// most instructions are arithmetic, and splitting their head into
-/// qualifiers would be wasted.
+/// qualifiers would be wasted. Runs for every instruction, hence integer
+/// compares rather than string compares.
 bool mayHaveRole(std::string_view Op) {
-  switch (Op.size()) {
-  case 2:
-    return Op == "cp" || Op == "st" || Op == "ld";
-  case 3:
-    return Op == "bar" || Op == "red" || Op == "ldu" || Op == "tex" ||
-           Op == "bra" || Op == "brx" || Op == "ret";
-  case 4:
-    return Op == "atom" || Op == "tld4" || Op == "suld" || Op == "exit" ||
-           Op == "trap" || Op == "call";
-  case 5:
-    return Op == "fence";
-  case 7:
-    return Op == "barrier";
-  case 8:
-    return Op == "mbarrier" || Op == "stmatrix" || Op == "ldmatrix" ||
-           Op == "multimem";
+  switch (packWord(Op)) {
+  case packWord("cp"): case packWord("st"): case packWord("ld"):
+  case packWord("bar"): case packWord("red"): case packWord("ldu"):
+  case packWord("tex"): case packWord("bra"): case packWord("brx"):
+  case packWord("ret"): case packWord("atom"): case packWord("tld4"):
+  case packWord("suld"): case packWord("exit"): case packWord("trap"):
+  case packWord("call"): case packWord("fence"): case packWord("barrier"):
+  case packWord("mbarrier"): case packWord("stmatrix"):
+  case packWord("ldmatrix"): case packWord("multimem"):
+    return true;
   default:
     return false;
   }
@@ -223,12 +230,12 @@ void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
   }
 }
 
-/// The destination as nvcc writes it, "%r12," (a numbered register then a
-/// comma or the end), split as NameTable::split() splits names. Returns
-/// false for anything else; scanDest() then reads it the general way.
-/// Every instruction's destination is read, so this is the common case.
-bool scanNumberedDest(std::string_view Text, const Statement &S,
-                      std::string_view &Name, uint64_t &Prefix, uint32_t &N) {
+/// The destination as nvcc writes it: a register of at most 8 bytes right
+/// before a comma ("%r12,"). Returns false for anything else; scanDest()
+/// then reads it the general way. Every instruction's destination is read,
+/// so this is the common case and reads no byte twice.
+bool scanShortDest(std::string_view Text, const Statement &S,
+                   std::string_view &Name) {
   const char *P = S.Head.data() + S.Head.size();
   const char *E = Text.data() + S.Range.End;
   while (P < E && isSpace(*P))
@@ -236,23 +243,11 @@ bool scanNumberedDest(std::string_view Text, const Statement &S,
   if (P == E || *P != '%')
     return false;
   const char *B = P++;
-  uint64_t Pre = uint64_t('%');
-  while (P < E && ((unsigned(uint8_t(*P)) | 0x20u) - 'a') < 26u && P - B < 7)
-    Pre = Pre << 8 | uint8_t(*P++);
-  const char *D = P;
-  uint32_t V = 0;
-  while (P < E && unsigned(uint8_t(*P) - '0') < 10u && P - D < 7)
-    V = V * 10 + uint32_t(*P++ - '0');
-  if (D == B + 1 || P == D || (*D == '0' && P - D > 1) || V >= (1u << 20) ||
-      (P < E && isIdentChar(*P)) || P - B > 12)
-    return false; // no prefix or number, "%r01", too long or more to it
-  Name = std::string_view(B, size_t(P - B));
-  while (P < E && isSpace(*P))
+  while (P < E && isIdentChar(*P))
     ++P;
-  if (P < E && *P != ',' && *P != ';')
-    return false; // "p|q", an expression, a comment
-  Prefix = Pre;
-  N = V;
+  if (P - B > 8 || P == E || *P != ',')
+    return false; // long, or "p|q", spaces, an expression, a comment
+  Name = std::string_view(B, size_t(P - B));
   return true;
 }
 
@@ -375,56 +370,17 @@ uint64_t NameTable::hash(std::string_view S) {
   return H ^ (H >> 29);
 }
 
-bool NameTable::split(std::string_view S, uint64_t &Prefix, uint32_t &N) {
-  size_t L = S.size();
-  const char *P = S.data();
-  if (L < 3 || L > 12 || P[0] != '%')
-    return false;
-  uint64_t Pre = uint64_t('%');
-  size_t K = 1;
-  for (; K < L; ++K) {
-    unsigned C = unsigned(uint8_t(P[K]) | 0x20); // letters only
-    if (C < 'a' || C > 'z')
-      break;
-    Pre = Pre << 8 | uint8_t(P[K]);
-  }
-  if (K == 1 || K > 7 || K == L || (P[K] == '0' && K + 1 != L))
-    return false; // no prefix, a long one, no number, or "%r01"
-  uint64_t V = 0;
-  for (size_t J = K; J < L; ++J) {
-    unsigned D = unsigned(uint8_t(P[J])) - unsigned('0');
-    if (D > 9)
-      return false;
-    V = V * 10 + D;
-  }
-  if (V >= (1u << 20))
-    return false;
-  Prefix = Pre;
-  N = uint32_t(V);
-  return true;
-}
-
-std::vector<int32_t> *NameTable::numbered(uint64_t Prefix, bool Create) const {
-  if (LastFast < Fast.size() && Fast[LastFast].Prefix == Prefix)
-    return &Fast[LastFast].Ids;
-  for (size_t K = 0; K < Fast.size(); ++K)
-    if (Fast[K].Prefix == Prefix) {
-      LastFast = K;
-      return &Fast[K].Ids;
-    }
-  if (!Create)
-    return nullptr;
-  Fast.push_back({Prefix, {}});
-  LastFast = Fast.size() - 1;
-  return &Fast.back().Ids;
-}
-
 int32_t NameTable::find(std::string_view Name) const {
-  uint64_t Prefix;
-  uint32_t N;
-  if (split(Name, Prefix, N)) {
-    auto *Ids = numbered(Prefix, false);
-    return Ids && N < Ids->size() ? (*Ids)[N] : -1;
+  if (packable(Name)) {
+    if (Packed.empty())
+      return -1;
+    uint64_t Key = pack(Name);
+    size_t Mask = Packed.size() - 1;
+    for (size_t P = packedHash(Key) & Mask;; P = (P + 1) & Mask) {
+      const PackedSlot &Sl = Packed[P];
+      if (Sl.Id < 0 || Sl.Key == Key)
+        return Sl.Id;
+    }
   }
   if (Slots.empty())
     return -1;
@@ -438,24 +394,20 @@ int32_t NameTable::find(std::string_view Name) const {
   }
 }
 
-std::pair<int32_t, bool> NameTable::insertNumbered(uint64_t Prefix, uint32_t N,
-                                                   int32_t Id) {
-  std::vector<int32_t> &Ids = *numbered(Prefix, true);
-  if (N >= Ids.size())
-    Ids.resize(std::max<size_t>(size_t(N) + 1, Ids.size() * 2), -1);
-  if (Ids[N] >= 0)
-    return {Ids[N], false};
-  Ids[N] = Id;
-  ++Count;
-  return {Id, true};
+void NameTable::reservePacked(size_t N) {
+  size_t Want = 1024;
+  while (Want < 2 * N)
+    Want *= 2;
+  if (PackedCount == 0)
+    Packed.assign(std::max(Want, Packed.size()), PackedSlot{});
+  while (Packed.size() < Want)
+    growPacked();
 }
 
 std::pair<int32_t, bool> NameTable::insert(std::string_view Name, int32_t Id) {
-  uint64_t Prefix;
-  uint32_t N;
-  if (split(Name, Prefix, N))
-    return insertNumbered(Prefix, N, Id);
-  if ((Count + 1) * 2 > Slots.size())
+  if (packable(Name))
+    return insertPacked(pack(Name), Id);
+  if ((Count - PackedCount + 1) * 2 > Slots.size())
     grow();
   size_t Mask = Slots.size() - 1;
   for (size_t P = size_t(hash(Name)) & Mask;; P = (P + 1) & Mask) {
@@ -467,6 +419,21 @@ std::pair<int32_t, bool> NameTable::insert(std::string_view Name, int32_t Id) {
     }
     if (Sl.Size == Name.size() && std::string_view(Sl.Data, Sl.Size) == Name)
       return {Sl.Id, false};
+  }
+}
+
+void NameTable::growPacked() {
+  std::vector<PackedSlot> Old;
+  Old.swap(Packed);
+  Packed.assign(Old.empty() ? 1024 : Old.size() * 2, PackedSlot{});
+  size_t Mask = Packed.size() - 1;
+  for (const PackedSlot &Sl : Old) {
+    if (Sl.Id < 0)
+      continue;
+    size_t P = packedHash(Sl.Key) & Mask;
+    while (Packed[P].Id >= 0)
+      P = (P + 1) & Mask;
+    Packed[P] = Sl;
   }
 }
 
@@ -644,13 +611,12 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     I.Op = LastClass.Op;
   }
   // A statement the parser rejected: if it matters here, trust nothing.
-  // (ld/st/red/atom outside shared memory are never parsed: skip the check.)
+  // (st/red/atom outside shared memory are never parsed: skip the check.)
+  // (No load is ever parsed: StatementFilter has no row for ld.)
   bool MaybeParsed =
-      I.Op.Kind != OpKind::Other &&
-      !((I.Op.Kind == OpKind::Load && I.Op.Src != Space::SharedCta &&
-         I.Op.Src != Space::SharedCluster) ||
-        ((I.Op.Kind == OpKind::Store || I.Op.Kind == OpKind::AtomRed) &&
-         I.Op.Dst != Space::SharedCta && I.Op.Dst != Space::SharedCluster));
+      I.Op.Kind != OpKind::Other && I.Op.Kind != OpKind::Load &&
+      !((I.Op.Kind == OpKind::Store || I.Op.Kind == OpKind::AtomRed) &&
+        I.Op.Dst != Space::SharedCta && I.Op.Dst != Space::SharedCluster);
   if (S.ParsedIndex == -2 || (MaybeParsed && needsFullParse(S))) {
     Analyzable = false;
     return;
@@ -827,7 +793,7 @@ void FlowFunction::build() {
     }
     if (S.Kind != StatementKind::Instruction)
       continue;
-    FlowInst I;
+    FlowInst &I = Insts.emplace_back();
     I.Stmt = K;
     decode(I, S);
     ScopeOf.push_back(Scope);
@@ -836,8 +802,7 @@ void FlowFunction::build() {
     bool Ends = Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
                 Kd == OpKind::Trap || Kd == OpKind::BranchIndirect;
     if (Kd != OpKind::Other)
-      RoleInsts.push_back(uint32_t(Insts.size()));
-    Insts.push_back(std::move(I));
+      RoleInsts.push_back(uint32_t(Insts.size() - 1));
     if (Ends) {
       Leader.resize(Insts.size() + 1, 0);
       Leader[Insts.size()] = 1;
@@ -1074,29 +1039,22 @@ void FlowFunction::computeValues() {
     if (Name.empty())
       return;
     auto [Id, New] = RegIndex.insert(Name, int32_t(RegNames.size()));
-    if (New) {
+    if (New)
       RegNames.push_back(Name);
-      RegDefs.push_back(0);
-    }
-    RegDefs[size_t(Id)]++;
     Defs.push_back({K, Id});
   };
   RegNames.reserve(Insts.size());
-  RegDefs.reserve(Insts.size());
+  RegIndex.reservePacked(Insts.size());
   for (uint32_t K = 0; K < Insts.size(); ++K) {
     const FlowInst &I = Insts[K];
     if (I.Partial) {
       const Statement &S = M.Statements[I.Stmt];
       std::string_view Name;
-      uint64_t Prefix;
-      uint32_t N;
-      if (scanNumberedDest(M.Text, S, Name, Prefix, N)) {
-        auto [Id, New] = RegIndex.insertNumbered(Prefix, N, int32_t(RegNames.size()));
-        if (New) {
+      if (scanShortDest(M.Text, S, Name)) {
+        auto [Id, New] = RegIndex.insertPacked(NameTable::pack(Name),
+                                               int32_t(RegNames.size()));
+        if (New)
           RegNames.push_back(Name);
-          RegDefs.push_back(0);
-        }
-        RegDefs[size_t(Id)]++;
         Defs.push_back({K, Id});
         continue;
       }
@@ -1119,6 +1077,7 @@ void FlowFunction::computeValues() {
   DefOf.resize(Defs.size());
   for (const Def &D : Defs)
     DefStart[size_t(D.Reg) + 1]++;
+  RegDefs.assign(DefStart.begin() + 1, DefStart.end());
   for (size_t R = 0; R < RegNames.size(); ++R)
     DefStart[R + 1] += DefStart[R];
   {

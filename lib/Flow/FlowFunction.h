@@ -22,6 +22,7 @@
 #include "ptxlint/AST.h"
 #include "ptxlint/SymbolTable.h"
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -138,30 +139,57 @@ public:
   /// Inserts Name with Id unless present; returns the id stored and whether
   /// it was inserted.
   std::pair<int32_t, bool> insert(std::string_view Name, int32_t Id);
-  /// insert() for a name split() splits into Prefix and N.
-  std::pair<int32_t, bool> insertNumbered(uint64_t Prefix, uint32_t N, int32_t Id);
+  /// Names of 1 to 8 bytes (every register nvcc writes) are keyed by their
+  /// bytes packed into an integer, first byte lowest: no string compare.
+  static bool packable(std::string_view Name) {
+    return !Name.empty() && Name.size() <= 8;
+  }
+  static uint64_t pack(std::string_view Name) {
+    uint64_t V = 0;
+    std::memcpy(&V, Name.data(), Name.size()); // little-endian: first byte lowest
+    return V;
+  }
+  /// insert() for a packable name, by its pack(). Inline: it runs once per
+  /// instruction of an analysed function.
+  std::pair<int32_t, bool> insertPacked(uint64_t Key, int32_t Id) {
+    if ((PackedCount + 1) * 2 > Packed.size())
+      growPacked();
+    size_t Mask = Packed.size() - 1;
+    for (size_t P = packedHash(Key) & Mask;; P = (P + 1) & Mask) {
+      PackedSlot &Sl = Packed[P];
+      if (Sl.Id < 0) {
+        Sl = PackedSlot{Key, Id};
+        ++PackedCount;
+        ++Count;
+        return {Id, true};
+      }
+      if (Sl.Key == Key)
+        return {Sl.Id, false};
+    }
+  }
+  /// Room for N packable names without growing.
+  void reservePacked(size_t N);
   size_t size() const { return Count; }
 
 private:
+  static size_t packedHash(uint64_t Key) {
+    return size_t((Key * 0x9E3779B97F4A7C15ull) >> 32);
+  }
   static uint64_t hash(std::string_view S);
   void grow();
-  /// nvcc's registers ("%r12", "%rd3", "%p1"): a prefix and a number in
-  /// canonical form index a per-prefix array, no hashing.
-  static bool split(std::string_view S, uint64_t &Prefix, uint32_t &N);
-  std::vector<int32_t> *numbered(uint64_t Prefix, bool Create) const;
-  struct Numbered {
-    uint64_t Prefix; ///< the prefix's bytes, packed
-    std::vector<int32_t> Ids;
+  void growPacked();
+  struct PackedSlot {
+    uint64_t Key = 0;
+    int32_t Id = -1;
   };
-  mutable std::vector<Numbered> Fast;
-  mutable size_t LastFast = 0;
+  std::vector<PackedSlot> Packed;
   struct Slot {
     const char *Data = nullptr;
     uint32_t Size = 0;
     int32_t Id = -1;
   };
   std::vector<Slot> Slots;
-  size_t Count = 0;
+  size_t PackedCount = 0, Count = 0;
 };
 
 /// Functions of a module by name: true when defined with a body here.

@@ -1,5 +1,6 @@
 //===- Scanner.cpp - Split a PTX module into statements ------------------===//
 
+#include "Support/HugePages.h"
 #include "Parse/Scanner.h"
 
 #include "ptxlint/RuleRegistry.h"
@@ -507,6 +508,7 @@ void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
   }
   // Rough guess: one statement per 30 bytes keeps reallocations rare.
   M.Statements.reserve(Text.size() / 30 + 16);
+  adviseHugePages(M.Statements.data(), M.Statements.capacity() * sizeof(Statement));
   ScannerImpl(Text, M, Diags, Limits).run();
 }
 
