@@ -49,6 +49,11 @@ TEST_CASE("decode: text operands of shared loads") {
   for (size_t K = 0; K < 6; ++K) {
     CAPTURE(K);
     const FlowInst &I = *Loads[K];
+    // Loads are decoded when a rule first asks for an operand.
+    CHECK(I.Partial);
+    CHECK(I.op(1) == nullptr);
+    REQUIRE(FF.operand(I, 1) != nullptr);
+    CHECK_FALSE(I.Partial);
     REQUIRE(I.Ops.size() == 2);
     CHECK(Text(I.Ops[0]) == W[K].Dst);
     const Opnd &A = I.Ops[1];
