@@ -1,6 +1,7 @@
 //===- FlowFunction.cpp - Decode, CFG and register values -----------------===//
 
 #include "Flow/FlowFunction.h"
+#include "Support/CharClass.h"
 
 #include "Parse/StatementFilter.h"
 #include "Parse/StatementParser.h"
@@ -39,25 +40,6 @@ uint64_t symbolBytes(const Symbol &S) {
 
 namespace {
 
-/// Character classes by table: the decoders below look at every byte of
-/// every instruction's operands, and a chain of compares per byte showed up
-/// as a tenth of the flow pass.
-enum : uint8_t { CIdent = 1, CSpace = 2 };
-struct CharClasses {
-  uint8_t T[256] = {};
-  constexpr CharClasses() {
-    for (int C = 0; C < 256; ++C) {
-      bool Ident = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-                   (C >= '0' && C <= '9') || C == '_' || C == '$' || C == '%';
-      bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r' ||
-                   C == '\f' || C == '\v';
-      T[C] = uint8_t((Ident ? CIdent : 0) | (Space ? CSpace : 0));
-    }
-  }
-};
-constexpr CharClasses Classes;
-
-bool isIdentChar(char C) { return Classes.T[uint8_t(C)] & CIdent; }
 /// The opcode word of a head ("mov" of "mov.u32"): heads are short, and a
 /// plain loop beats a call to memchr.
 std::string_view opWord(std::string_view Head) {
@@ -66,7 +48,6 @@ std::string_view opWord(std::string_view Head) {
     ++K;
   return Head.substr(0, K);
 }
-bool isSpace(char C) { return Classes.T[uint8_t(C)] & CSpace; }
 
 std::string_view trim(std::string_view S, uint32_t &Offset) {
   while (!S.empty() && isSpace(S.front())) {

@@ -1,6 +1,7 @@
 //===- FastLexer.cpp - Hand-written lexer feeding the ANTLR parser --------===//
 
 #include "Parse/FastLexer.h"
+#include "Support/CharClass.h"
 
 #include "PtxStatementLexer.h"
 
@@ -9,17 +10,12 @@ using L = ptxlint_grammar::PtxStatementLexer;
 namespace ptxlint {
 namespace {
 
-bool isDigit(char C) { return C >= '0' && C <= '9'; }
 bool isHex(char C) {
   return isDigit(C) || (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F');
 }
 bool isWordChar(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || isDigit(C) ||
          C == '_' || C == '$';
-}
-bool isIdentStart(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' ||
-         C == '$' || C == '%';
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 //===- Scanner.cpp - Split a PTX module into statements ------------------===//
 
+#include "Support/CharClass.h"
 #include "Support/HugePages.h"
 #include "Parse/Scanner.h"
 
@@ -13,18 +14,6 @@
 
 namespace ptxlint {
 namespace {
-
-bool isIdentStart(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' ||
-         C == '$' || C == '%';
-}
-bool isIdentChar(char C) {
-  return isIdentStart(C) || (C >= '0' && C <= '9');
-}
-bool isSpace(char C) {
-  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
-         C == '\v';
-}
 
 /// Directives that end at the end of their line instead of at ';'.
 bool isLineDirective(std::string_view W) {
@@ -115,7 +104,8 @@ private:
   // --- statement kinds ----------------------------------------------------
   void lineStatement(StatementKind K);
   void functionHeader();
-  void terminatedStatement(StatementKind K);
+  /// IdentEnd: where the identifier at P ends, if the caller read it.
+  void terminatedStatement(StatementKind K, uint32_t IdentEnd = 0);
   void emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
             uint32_t HeadE);
 
@@ -176,7 +166,7 @@ void ScannerImpl::skipSpaceAndComments() {
       ++P;
       continue;
     }
-    if (!skipComment())
+    if (T[P] != '/' || !skipComment())
       return;
   }
 }
@@ -289,7 +279,7 @@ void ScannerImpl::functionHeader() {
 
 /// An instruction or declaration: ends at ';' outside braces. A '}' at depth 0
 /// or the end of input means the ';' is missing.
-void ScannerImpl::terminatedStatement(StatementKind K) {
+void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   uint32_t B = P;
   uint32_t HeadB = P;
   // Skip a guard predicate "@!%p" to find the opcode.
@@ -303,9 +293,12 @@ void ScannerImpl::terminatedStatement(StatementKind K) {
       ++Q;
     HeadB = Q;
   }
-  uint32_t HeadE = HeadB;
+  // The caller may have read the identifier the head starts with.
+  uint32_t HeadE = HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB;
   while (HeadE < N && HeadChar[static_cast<unsigned char>(T[HeadE])])
     ++HeadE;
+  // The head has none of the bytes the loop below looks for.
+  P = HeadE;
 
   // ';' ends the statement whatever the bracket depth: PTX has no ';' inside
   // operands, and an unclosed '[' must not swallow the rest of the file.
@@ -456,7 +449,7 @@ void ScannerImpl::run() {
         P = Q + 1;
         continue;
       }
-      terminatedStatement(StatementKind::Instruction);
+      terminatedStatement(StatementKind::Instruction, Q);
       continue;
     }
     if (C == '@') {
