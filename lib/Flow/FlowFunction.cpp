@@ -141,23 +141,25 @@ private:
 };
 
 
-/// The opcode word of a head packed into an integer, first byte lowest;
-/// words of more than 8 bytes get 0 (no opcode with a role is that long).
-constexpr uint64_t packWord(std::string_view W) {
+/// The opcode word of a head ("mov" of "mov.u32") packed into an integer,
+/// first byte lowest; words of more than 8 bytes get 0 (no opcode with a
+/// role is that long).
+constexpr uint64_t packWord(std::string_view Head) {
   uint64_t V = 0;
-  if (W.size() > 8)
-    return 0;
-  for (size_t K = W.size(); K-- > 0;)
-    V = V << 8 | uint8_t(W[K]);
+  for (size_t K = 0; K < Head.size() && Head[K] != '.'; ++K) {
+    if (K == 8)
+      return 0;
+    V |= uint64_t(uint8_t(Head[K])) << (8 * K);
+  }
   return V;
 }
 
-/// Whether classify() can give this opcode a role (anything but Other):
-/// most instructions are arithmetic, and splitting their head into
-/// qualifiers would be wasted. Runs for every instruction, hence integer
-/// compares rather than string compares.
-bool mayHaveRole(std::string_view Op) {
-  switch (packWord(Op)) {
+/// Whether classify() can give this instruction a role (anything but
+/// Other), from its head: most instructions are arithmetic, and splitting
+/// their head into qualifiers would be wasted. Runs for every instruction,
+/// hence integer compares rather than string compares.
+bool mayHaveRole(std::string_view Head) {
+  switch (packWord(Head)) {
   case packWord("cp"): case packWord("st"): case packWord("ld"):
   case packWord("bar"): case packWord("red"): case packWord("ldu"):
   case packWord("tex"): case packWord("bra"): case packWord("brx"):
@@ -541,8 +543,8 @@ static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
   I.Head = S.Head;
-  std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
-  if (!Text.empty() && Text[0] == '@') {
+  if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@') {
+    std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
     size_t K = 1;
     while (K < Text.size() && isSpace(Text[K]))
       ++K;
@@ -581,7 +583,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
     return;
   }
-  if (mayHaveRole(opWord(S.Head))) {
+  if (mayHaveRole(S.Head)) {
     if (!(LastClass.Valid && !LastClass.Parsed && LastClass.Key == S.Head)) {
       HeadQualifiers HQ(S.Head);
       LastClass.Op = classify(HQ.opcode(), HQ, 0);
@@ -753,7 +755,9 @@ void FlowFunction::build() {
   std::vector<char> Leader;
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
   Insts.reserve(NumStatements);
+  ScopeOf.reserve(NumStatements);
   OpPool.reserve(NumStatements);
+  const Opnd *PoolAt = OpPool.data();
   for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
     const Statement &S = M.Statements[K];
     if (S.Kind == StatementKind::BlockOpen) {
@@ -789,7 +793,8 @@ void FlowFunction::build() {
       Leader[Insts.size()] = 1;
     }
   }
-  fixOps();
+  if (OpPool.data() != PoolAt)
+    fixOps(); // the pool grew past its reserve and moved
   if (has(OpKind::BranchIndirect))
     Analyzable = false;
   if (!Analyzable)
