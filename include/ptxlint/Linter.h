@@ -36,6 +36,9 @@ struct LintOptions {
   std::optional<uint64_t> TensorBoxBytes;
   /// Stop storing diagnostics after this many (0: no limit).
   size_t MaxDiagnostics = 0;
+  /// Threads for the per-function flow analysis of one module (0: one per
+  /// core). Diagnostics come out in the same order whatever the count.
+  unsigned Threads = 1;
 };
 
 struct LintResult {

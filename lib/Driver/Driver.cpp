@@ -203,8 +203,13 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
   std::mutex M;
   std::condition_variable CV;
   std::atomic<size_t> Next{0};
-  unsigned Jobs = O.Jobs ? O.Jobs : std::max(1u, std::thread::hardware_concurrency());
-  Jobs = unsigned(std::min<size_t>(Jobs, Tasks.size()));
+  const unsigned Cores =
+      O.Jobs ? O.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned Jobs = unsigned(std::max<size_t>(1, std::min<size_t>(Cores, Tasks.size())));
+  // Cores no file keeps busy analyse a module's functions in parallel (one
+  // big module on a many-core machine).
+  for (Task &T : Tasks)
+    T.Opts.Threads = std::max(1u, Cores / Jobs);
   auto Worker = [&] {
     for (size_t K; (K = Next.fetch_add(1)) < Tasks.size();) {
       Outcome R;

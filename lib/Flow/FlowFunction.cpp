@@ -1118,7 +1118,9 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
   if (!I.Partial)
     return;
   // Not into OpPool: rules hold pointers into it while they ask for values.
-  decodeOperands(I, M.Statements[I.Stmt], LateOps.emplace_back());
+  std::vector<Opnd> &Chunk = LateOps.emplace_back();
+  Chunk.reserve(4); // what most instructions have: one allocation
+  decodeOperands(I, M.Statements[I.Stmt], Chunk);
   I.Partial = false;
 }
 

@@ -3,14 +3,19 @@
 // Only functions that contain async-copy or mbarrier work are analysed: the
 // check is a scan of the statement heads, so modules of plain code cost
 // nothing. Each such function is decoded and its CFG built once; every rule
-// then runs its own linear dataflow over it.
+// then runs its own linear dataflow over it. Functions are independent, so
+// with LintOptions::Threads > 1 several are analysed at once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Flow/FlowRules.h"
 #include "Lint/Passes.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 namespace ptxlint {
 namespace flow {
@@ -134,31 +139,66 @@ bool interesting(const Module &M, const Function &F) {
   return Async == 1 && SharedAccess;
 }
 
+/// Decodes function K and runs every flow rule on it.
+void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees) {
+  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees);
+  FlowRuleContext C(Ctx, FF);
+  runClusterRule(C); // local checks: no CFG needed
+  if (!FF.Analyzable)
+    return;
+  runCompletionRules(C);
+  runWaitCountRule(C);
+  runMbarrierTxRule(C);
+  runProxyFenceRule(C);
+  runPrefetchRule(C);
+}
+
 class FlowPass : public LintPass {
 public:
   const char *name() const override { return "flow"; }
   void run(LintContext &Ctx) override {
-    CalleeMap Callees;
-    bool HaveCallees = false;
+    std::vector<uint32_t> Work;
     for (uint32_t K = 0; K < Ctx.M.Functions.size(); ++K) {
       const Function &F = Ctx.M.Functions[K];
-      if (F.IsPrototype || !interesting(Ctx.M, F))
-        continue;
-      if (!HaveCallees) {
-        Callees = buildCalleeMap(Ctx.M);
-        HaveCallees = true;
-      }
-      FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees);
-      FlowRuleContext C(Ctx, FF);
-      runClusterRule(C); // local checks: no CFG needed
-      if (!FF.Analyzable)
-        continue;
-      runCompletionRules(C);
-      runWaitCountRule(C);
-      runMbarrierTxRule(C);
-      runProxyFenceRule(C);
-      runPrefetchRule(C);
+      if (!F.IsPrototype && interesting(Ctx.M, F))
+        Work.push_back(K);
     }
+    if (Work.empty())
+      return;
+    const CalleeMap Callees = buildCalleeMap(Ctx.M);
+    unsigned Threads = Ctx.Options.Threads
+                           ? Ctx.Options.Threads
+                           : std::max(1u, std::thread::hardware_concurrency());
+    Threads = unsigned(std::min<size_t>(Threads, Work.size()));
+    if (Threads <= 1) {
+      for (uint32_t K : Work)
+        analyse(Ctx, K, Callees);
+      return;
+    }
+    // Functions are independent: each worker takes the next one and keeps
+    // its diagnostics apart; they are reported in function order after, so
+    // the output does not depend on the thread count. The rules only read
+    // the module, except for the buffer's lazily built line table: build it
+    // now.
+    Ctx.Buffer.lineCol(0);
+    std::vector<DiagnosticEngine> Found(Work.size());
+    std::atomic<size_t> Next{0};
+    auto Worker = [&] {
+      for (size_t X; (X = Next.fetch_add(1)) < Work.size();) {
+        LintContext Local{Ctx.Buffer, Ctx.M,        Ctx.Symbols,
+                          Ctx.Options, Ctx.Settings, Found[X]};
+        analyse(Local, Work[X], Callees);
+      }
+    };
+    std::vector<std::thread> Pool;
+    for (unsigned T = 1; T < Threads; ++T)
+      Pool.emplace_back(Worker);
+    Worker();
+    for (std::thread &T : Pool)
+      T.join();
+    for (DiagnosticEngine &E : Found)
+      for (Diagnostic &D : E.take())
+        Ctx.Diags.report(std::move(D));
   }
 };
 

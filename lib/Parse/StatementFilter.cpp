@@ -50,7 +50,11 @@ constexpr bool isSorted() {
 static_assert(isSorted(), "InstructionRules must be sorted by opcode");
 
 bool instructionNeedsParse(std::string_view Head) {
-  std::string_view Op = Head.substr(0, Head.find('.'));
+  // Heads are short: a loop beats a call to memchr, for every statement.
+  size_t OpSize = 0;
+  while (OpSize < Head.size() && Head[OpSize] != '.')
+    ++OpSize;
+  std::string_view Op = Head.substr(0, OpSize);
   // Length and first byte reject almost every row before any memcmp.
   const ParseRule *R = nullptr;
   for (const ParseRule &X : InstructionRules)
