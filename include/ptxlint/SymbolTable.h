@@ -4,14 +4,19 @@
 
 #include "ptxlint/AST.h"
 
+#include <cstdint>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 namespace ptxlint {
 
 /// Resolves an operand name to its declaration: function scope first, then
 /// module scope. Parameterised registers ("%r<10>") resolve "%r7" to the
 /// "%r" declaration when 7 < 10.
+///
+/// One small open-addressing table per scope, all in one array: a lookup
+/// touches only its function's few slots, so a module of a million symbols
+/// (50,000 kernels) stays in cache where one big hash table did not.
 class SymbolTable {
 public:
   explicit SymbolTable(const Module &M);
@@ -19,20 +24,16 @@ public:
 
 private:
   const Symbol *lookupExact(std::string_view Name, int32_t Function) const;
+  const Symbol *find(std::string_view Name, int32_t Function) const;
+  static uint32_t hash(std::string_view Name);
   const Module &M;
-  struct Key {
-    std::string_view Name;
-    int32_t Function;
-    bool operator==(const Key &O) const {
-      return Function == O.Function && Name == O.Name;
-    }
+  struct Scope {
+    uint32_t Offset = 0; ///< first slot
+    uint32_t Mask = 0;   ///< slots - 1; no slots when Size is 0
+    uint32_t Size = 0;
   };
-  struct KeyHash {
-    size_t operator()(const Key &K) const {
-      return std::hash<std::string_view>()(K.Name) * 31 + size_t(K.Function);
-    }
-  };
-  std::unordered_map<Key, uint32_t, KeyHash> Index;
+  std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)
+  std::vector<uint32_t> Slots; ///< symbol index + 1; 0: empty
 };
 
 } // namespace ptxlint

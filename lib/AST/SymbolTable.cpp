@@ -4,25 +4,71 @@
 
 namespace ptxlint {
 
+uint32_t SymbolTable::hash(std::string_view Name) {
+  uint32_t H = 2166136261u; // FNV-1a: names are short
+  for (char C : Name)
+    H = (H ^ uint8_t(C)) * 16777619u;
+  return H;
+}
+
 SymbolTable::SymbolTable(const Module &M) : M(M) {
-  Index.reserve(M.Symbols.size() * 2);
+  Scopes.resize(M.Functions.size() + 1);
+  auto ScopeOf = [&](const Symbol &S) -> Scope * {
+    size_t X = size_t(int64_t(S.Function) + 1);
+    return X < Scopes.size() ? &Scopes[X] : nullptr;
+  };
+  std::vector<uint32_t> Count(Scopes.size(), 0);
+  for (const Symbol &S : M.Symbols)
+    if (ScopeOf(S))
+      ++Count[size_t(ScopeOf(S) - Scopes.data())];
+  uint32_t Offset = 0;
+  for (size_t X = 0; X < Scopes.size(); ++X) {
+    if (!Count[X])
+      continue;
+    uint32_t Slots = 4;
+    while (Slots < 2 * Count[X])
+      Slots *= 2;
+    Scopes[X] = {Offset, Slots - 1, Slots};
+    Offset += Slots;
+  }
+  Slots.assign(Offset, 0);
   for (uint32_t K = 0; K < M.Symbols.size(); ++K) {
     const Symbol &S = M.Symbols[K];
-    Index.emplace(Key{S.Name, S.Function}, K); // first declaration wins
+    const Scope *Sc = ScopeOf(S);
+    if (!Sc)
+      continue;
+    for (uint32_t P = hash(S.Name) & Sc->Mask;; P = (P + 1) & Sc->Mask) {
+      uint32_t &Slot = Slots[Sc->Offset + P];
+      if (!Slot) {
+        Slot = K + 1;
+        break;
+      }
+      if (M.Symbols[Slot - 1].Name == S.Name)
+        break; // first declaration wins
+    }
+  }
+}
+
+const Symbol *SymbolTable::find(std::string_view Name, int32_t Function) const {
+  size_t X = size_t(int64_t(Function) + 1);
+  if (X >= Scopes.size() || !Scopes[X].Size)
+    return nullptr;
+  const Scope &Sc = Scopes[X];
+  for (uint32_t P = hash(Name) & Sc.Mask;; P = (P + 1) & Sc.Mask) {
+    uint32_t Slot = Slots[Sc.Offset + P];
+    if (!Slot)
+      return nullptr;
+    const Symbol &S = M.Symbols[Slot - 1];
+    if (S.Name == Name)
+      return &S;
   }
 }
 
 const Symbol *SymbolTable::lookupExact(std::string_view Name,
                                        int32_t Function) const {
-  auto It = Index.find(Key{Name, Function});
-  if (It != Index.end())
-    return &M.Symbols[It->second];
-  if (Function >= 0) {
-    It = Index.find(Key{Name, -1});
-    if (It != Index.end())
-      return &M.Symbols[It->second];
-  }
-  return nullptr;
+  if (const Symbol *S = find(Name, Function))
+    return S;
+  return Function >= 0 ? find(Name, -1) : nullptr;
 }
 
 const Symbol *SymbolTable::lookup(std::string_view Name, int32_t Function) const {
