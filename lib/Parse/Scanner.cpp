@@ -241,8 +241,12 @@ void ScannerImpl::functionHeader() {
   int Paren = 0;
   uint32_t HeadEnd = B + uint32_t(wordAt(B).size());
   while (P < N) {
+    // Parameter lists are long: skip ordinary bytes 16 at a time.
+    P = skipOrdinary(T.data(), P, N);
+    if (P >= N)
+      break;
     char C = T[P];
-    if (skipComment())
+    if (C == '/' && skipComment())
       continue;
     if (C == '"') {
       skipString();
