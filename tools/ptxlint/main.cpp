@@ -80,7 +80,9 @@ cl::opt<bool> DiffOpt("diff",
                                "nothing (exit 1 if there is a change)"),
                       cl::cat(Category));
 cl::opt<unsigned> JobsOpt("jobs",
-                          cl::desc("Lint N files at once (default: all cores)"),
+                          cl::desc("Use N threads: files at once, and a module's "
+                                   "functions when there are fewer files "
+                                   "(default: all cores)"),
                           cl::value_desc("N"), cl::init(0), cl::cat(Category));
 cl::alias JobsAlias("j", cl::desc("Alias for --jobs"), cl::aliasopt(JobsOpt),
                     cl::NotHidden);
