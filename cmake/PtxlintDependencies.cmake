@@ -37,13 +37,19 @@ target_link_libraries(ptxlint_antlr_runtime INTERFACE ${ANTLR4_RUNTIME_LIB})
 # copy of antlr4-runtime.h sits in front of the system one; its quoted include
 # of misc/InterpreterDataReader.h resolves to a patched copy next to it (same
 # layout, constructor defaulted), everything else to the system headers.
+# Written in every build: scripts/clang-syntax.py (ctest clang14-syntax) puts
+# it in front of the system headers when it checks a gcc build with clang.
+set(_shim ${CMAKE_BINARY_DIR}/antlr4-clang-shim)
+file(READ ${ANTLR4_RUNTIME_INCLUDE}/misc/InterpreterDataReader.h _idr)
+string(REPLACE "InterpreterData() {};" "InterpreterData() = default;" _idr "${_idr}")
+# (configure_file rewrites it only when its text changes: a re-run of cmake
+# must not rebuild every source that includes the ANTLR runtime.)
+file(WRITE ${CMAKE_BINARY_DIR}/CMakeFiles/InterpreterDataReader.h.in "${_idr}")
+configure_file(${CMAKE_BINARY_DIR}/CMakeFiles/InterpreterDataReader.h.in
+               ${_shim}/misc/InterpreterDataReader.h COPYONLY)
+configure_file(${ANTLR4_RUNTIME_INCLUDE}/antlr4-runtime.h
+               ${_shim}/antlr4-runtime.h COPYONLY)
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  set(_shim ${CMAKE_BINARY_DIR}/antlr4-clang-shim)
-  file(READ ${ANTLR4_RUNTIME_INCLUDE}/misc/InterpreterDataReader.h _idr)
-  string(REPLACE "InterpreterData() {};" "InterpreterData() = default;" _idr "${_idr}")
-  file(WRITE ${_shim}/misc/InterpreterDataReader.h "${_idr}")
-  configure_file(${ANTLR4_RUNTIME_INCLUDE}/antlr4-runtime.h
-                 ${_shim}/antlr4-runtime.h COPYONLY)
   target_include_directories(ptxlint_antlr_runtime SYSTEM BEFORE INTERFACE ${_shim})
 endif()
 

@@ -6,7 +6,8 @@
 # the end.
 #
 # usage: fuzz/campaign.sh BUILD_DIR WORK TOTAL_SECONDS [SLICE_SECONDS]
-#   BUILD_DIR: a build of the 'fuzz' preset (cmake --preset fuzz)
+#   BUILD_DIR: a build of the 'fuzz' preset (cmake --preset fuzz, then
+#   cmake --build --preset fuzz-targets for the fuzz binaries alone)
 # Environment: TARGETS (default: every ptxlint-fuzz-* in BUILD_DIR/bin, in
 # turn; a target may be named twice to give it two slices per round),
 # LEN_<target> (max_len, default 2048 for the scanner, 1024 otherwise).

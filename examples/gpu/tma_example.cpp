@@ -337,7 +337,9 @@ int main() {
   CU(Cu.cuMemcpyHtoD_v2(DOut, Out.data(), Out.size() * 4));
   CU(Cu.cuMemcpyHtoD_v2(DAcc, Acc.data(), Acc.size() * 4));
 
-  alignas(64) CUtensorMap MapIn, MapOut;
+  // CUtensorMap carries its own alignas(128) (cuda.h), above the 64 bytes
+  // cuTensorMapEncodeTiled needs; a weaker alignas here would be ill-formed.
+  CUtensorMap MapIn, MapOut;
   cuuint64_t Dims[2] = {Width, Height};
   cuuint64_t Strides[1] = {Width * 4};
   cuuint32_t BoxDims[2] = {Box, Box};

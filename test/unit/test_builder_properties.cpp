@@ -117,7 +117,10 @@ TEST_CASE("builder properties: ptxas agrees with the model on every target and v
   std::vector<Inst> All = allForms();
   size_t Accepted = 0, Rejected = 0, Modules = 0;
   for (const std::string &T : knownTargets()) {
-    for (auto [Maj, Min] : versionsFor(T)) {
+    for (const auto &Version : versionsFor(T)) {
+      // Named copies, not a structured binding: doctest's *_MESSAGE macros
+      // capture them in a lambda, which C++17 forbids for bindings (clang).
+      const unsigned Maj = Version.first, Min = Version.second;
       // ptxas 13.0 knows PTX up to 9.0 only.
       TargetVersion TV{T, Maj, Min};
       std::vector<Inst> Good, Bad;
@@ -188,7 +191,10 @@ TEST_CASE("builder properties: the checker refuses every form the model refuses"
   // L002 only where the checker is silent. No form may rely on L002 alone.
   size_t Refused = 0;
   for (const std::string &T : knownTargets())
-    for (auto [Maj, Min] : versionsFor(T)) {
+    for (const auto &Version : versionsFor(T)) {
+      // Named copies, not a structured binding: doctest's *_MESSAGE macros
+      // capture them in a lambda, which C++17 forbids for bindings (clang).
+      const unsigned Maj = Version.first, Min = Version.second;
       TargetVersion TV{T, Maj, Min};
       for (const Inst &I : allForms()) {
         bool Ok = true;
