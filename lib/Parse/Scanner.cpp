@@ -30,21 +30,25 @@ bool isLineDirective(std::string_view W) {
 
 enum class BlockKind { Plain, Function, Section };
 
-/// Bytes that need attention inside an instruction or declaration.
-struct SpecialTable {
+/// Bytes that need attention inside an instruction or declaration: those
+/// that end it or hide its end (';' '/' '"' '{' '}') and, if Brackets, the
+/// brackets whose nesting the scanner limits.
+template <bool Brackets> struct SpecialTable {
   bool Table[256] = {};
   constexpr SpecialTable() {
-    for (char C : {';', '/', '"', '{', '}', '(', ')', '[', ']'})
+    for (char C : {';', '/', '"', '{', '}'})
       Table[static_cast<unsigned char>(C)] = true;
+    if (Brackets)
+      for (char C : {'(', ')', '[', ']'})
+        Table[static_cast<unsigned char>(C)] = true;
   }
   constexpr bool operator[](unsigned char C) const { return Table[C]; }
 };
-constexpr SpecialTable SpecialInStatement;
 
-/// The first byte at or after P that SpecialInStatement marks (or N). With
-/// SSE2 (every x86-64) it tests 16 bytes per step; the table finishes the
-/// tail and serves other machines.
-uint32_t skipOrdinary(const char *T, uint32_t P, uint32_t N) {
+/// The first byte at or after P that SpecialTable<Brackets> marks (or N).
+/// With SSE2 (every x86-64) it tests 16 bytes per step; the table finishes
+/// the tail and serves other machines.
+template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, uint32_t N) {
 #if defined(__SSE2__)
   const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
                 Quote = _mm_set1_epi8('"'), LBrace = _mm_set1_epi8('{'),
@@ -54,21 +58,28 @@ uint32_t skipOrdinary(const char *T, uint32_t P, uint32_t N) {
   while (P + 16 <= N) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
     __m128i M = _mm_or_si128(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
-                     _mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace))),
-        _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(V, RBrace), _mm_cmpeq_epi8(V, LParen)),
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, RParen), _mm_cmpeq_epi8(V, LBrack)),
-                         _mm_cmpeq_epi8(V, RBrack))));
+        _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace)),
+                     _mm_cmpeq_epi8(V, RBrace)));
+    if (Brackets)
+      M = _mm_or_si128(
+          M, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, LParen), _mm_cmpeq_epi8(V, RParen)),
+                          _mm_or_si128(_mm_cmpeq_epi8(V, LBrack), _mm_cmpeq_epi8(V, RBrack))));
     int Mask = _mm_movemask_epi8(M);
     if (Mask)
       return P + uint32_t(__builtin_ctz(unsigned(Mask)));
     P += 16;
   }
 #endif
-  while (P < N && !SpecialInStatement[static_cast<unsigned char>(T[P])])
+  static constexpr SpecialTable<Brackets> Special;
+  while (P < N && !Special[static_cast<unsigned char>(T[P])])
     ++P;
   return P;
+}
+
+/// Every byte a statement's scan stops at.
+uint32_t skipOrdinary(const char *T, uint32_t P, uint32_t N) {
+  return skipUntilSpecial<true>(T, P, N);
 }
 
 /// Bytes of an instruction's head word: identifier bytes, '.' and ':'.
@@ -303,6 +314,15 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
     ++HeadE;
   // The head has none of the bytes the loop below looks for.
   P = HeadE;
+  // Most statements have no comment, string or brace before their ';' and
+  // are too short to nest brackets past the limit: then the ';' ends them,
+  // found without stopping at each bracket.
+  uint32_t Semi = skipUntilSpecial<false>(T.data(), P, N);
+  if (Semi < N && T[Semi] == ';' && Semi - P < Limits.MaxStatementNesting) {
+    P = Semi + 1;
+    emit(K, B, P, HeadB, HeadE);
+    return;
+  }
 
   // ';' ends the statement whatever the bracket depth: PTX has no ';' inside
   // operands, and an unclosed '[' must not swallow the rest of the file.
