@@ -49,7 +49,30 @@ constexpr bool isSorted() {
 }
 static_assert(isSorted(), "InstructionRules must be sorted by opcode");
 
+/// The first two bytes of every row's opcode, as a bitmap over 16-bit
+/// values: every statement of a module is looked up, and the two bytes of
+/// add, fma, mov, shl, setp, ... already rule it out.
+struct TwoBytePrefixes {
+  uint64_t Bits[1024] = {};
+  static constexpr unsigned key(char A, char B) {
+    return unsigned(uint8_t(A)) | unsigned(uint8_t(B)) << 8;
+  }
+  constexpr TwoBytePrefixes() {
+    for (const ParseRule &R : InstructionRules) {
+      unsigned K = key(R.Opcode[0], R.Opcode.size() > 1 ? R.Opcode[1] : '\0');
+      Bits[K / 64] |= uint64_t(1) << (K % 64);
+    }
+  }
+  bool mayMatch(std::string_view Head) const {
+    unsigned K = key(Head[0], Head.size() > 1 ? Head[1] : '\0');
+    return Bits[K / 64] >> (K % 64) & 1;
+  }
+};
+constexpr TwoBytePrefixes Prefixes;
+
 bool instructionNeedsParse(std::string_view Head) {
+  if (Head.empty() || !Prefixes.mayMatch(Head))
+    return false;
   // Heads are short: a loop beats a call to memchr, for every statement.
   size_t OpSize = 0;
   while (OpSize < Head.size() && Head[OpSize] != '.')
