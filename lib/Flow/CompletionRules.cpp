@@ -275,9 +275,10 @@ void runCompletionRules(const FlowRuleContext &C) {
     }
   };
 
-  auto CheckRead = [&](const CompState &S, const FlowInst &Rd) {
+  // False when no pending copy could be hit by any read in state S.
+  auto CheckRead = [&](const CompState &S, const FlowInst &Rd) -> bool {
     if (!isSharedSpace(Rd.Op.Src))
-      return;
+      return true;
     auto Watched = [&](size_t K) {
       const Site &St = Sites[K];
       return St.R != Role::BulkGroup && isPending(S.F[K]) && !ReportedUse[K] &&
@@ -289,10 +290,10 @@ void runCompletionRules(const FlowRuleContext &C) {
     while (First < Sites.size() && !Watched(First))
       ++First;
     if (First == Sites.size())
-      return;
+      return false;
     AddrKey A = FF.address(FF.operand(Rd, Rd.Op.SrcOp));
     if (!A.valid())
-      return;
+      return true;
     for (size_t K = First; K < Sites.size(); ++K) {
       const Site &St = Sites[K];
       if (!Watched(K))
@@ -310,6 +311,7 @@ void runCompletionRules(const FlowRuleContext &C) {
                               : "read here before mbarrier.try_wait or "
                                 "test_wait on the copy's mbarrier");
     }
+    return true;
   };
 
   CompState Entry;
@@ -356,8 +358,15 @@ void runCompletionRules(const FlowRuleContext &C) {
   });
   auto Transfer = [&](uint32_t B, CompState &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
+    // Reads come in long runs (unrolled tiles) that leave the state alone:
+    // once one finds no pending copy it could hit, the rest of the run skip
+    // the search.
+    bool NoneWatched = false;
     for (uint32_t K : (Report ? ReportEvents : FixEvents).of(B)) {
       const FlowInst &I = FF.Insts[K];
+      bool IsRead = I.Op.Kind == OpKind::Load || I.Op.Kind == OpKind::LdMatrix;
+      if (!IsRead || I.KillsBase >= 0 || SiteOf[K] >= 0)
+        NoneWatched = false; // the state may change here
       bool G = !I.Guard.empty();
       auto Commit = [&](Role R) {
         ForRole(S, R, [&](uint8_t &F, const Site &St) {
@@ -443,8 +452,8 @@ void runCompletionRules(const FlowRuleContext &C) {
         break;
       case OpKind::Load:
       case OpKind::LdMatrix:
-        if (Report)
-          CheckRead(S, I);
+        if (Report && !NoneWatched)
+          NoneWatched = !CheckRead(S, I);
         break;
       default:
         break;
