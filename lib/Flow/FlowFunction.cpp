@@ -405,34 +405,34 @@ std::pair<int32_t, bool> NameTable::insert(std::string_view Name, int32_t Id) {
   }
 }
 
-void NameTable::growPacked() {
-  std::vector<PackedSlot> Old;
-  Old.swap(Packed);
-  Packed.assign(Old.empty() ? 1024 : Old.size() * 2, PackedSlot{});
-  size_t Mask = Packed.size() - 1;
-  for (const PackedSlot &Sl : Old) {
+namespace {
+/// Doubles an open-addressing table (a slot with Id < 0 is empty) and puts
+/// its entries back.
+template <class SlotT, class HashFn>
+void rehashDoubled(std::vector<SlotT> &Table, size_t FirstSize, HashFn &&Hash) {
+  std::vector<SlotT> Old;
+  Old.swap(Table);
+  Table.assign(Old.empty() ? FirstSize : Old.size() * 2, SlotT{});
+  size_t Mask = Table.size() - 1;
+  for (const SlotT &Sl : Old) {
     if (Sl.Id < 0)
       continue;
-    size_t P = packedHash(Sl.Key) & Mask;
-    while (Packed[P].Id >= 0)
+    size_t P = size_t(Hash(Sl)) & Mask;
+    while (Table[P].Id >= 0)
       P = (P + 1) & Mask;
-    Packed[P] = Sl;
+    Table[P] = Sl;
   }
+}
+} // namespace
+
+void NameTable::growPacked() {
+  rehashDoubled(Packed, 1024, [](const PackedSlot &Sl) { return packedHash(Sl.Key); });
 }
 
 void NameTable::grow() {
-  std::vector<Slot> Old;
-  Old.swap(Slots);
-  Slots.assign(Old.empty() ? 256 : Old.size() * 2, Slot{});
-  size_t Mask = Slots.size() - 1;
-  for (const Slot &Sl : Old) {
-    if (Sl.Id < 0)
-      continue;
-    size_t P = size_t(hash(std::string_view(Sl.Data, Sl.Size))) & Mask;
-    while (Slots[P].Id >= 0)
-      P = (P + 1) & Mask;
-    Slots[P] = Sl;
-  }
+  rehashDoubled(Slots, 256, [](const Slot &Sl) {
+    return hash(std::string_view(Sl.Data, Sl.Size));
+  });
 }
 
 // --- construction -------------------------------------------------------------
