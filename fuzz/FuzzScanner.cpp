@@ -25,8 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     if (S.Range.Begin < Prev)
       std::abort();
     Prev = S.Range.Begin;
-    if (!S.Head.empty() && (S.Head.data() < Text.data() ||
-                            S.Head.data() + S.Head.size() > Text.data() + Size))
+    if (uint64_t(S.HeadBegin) + S.HeadSize > Size)
       std::abort();
   }
   for (const ptxlint::Function &F : M.Functions)

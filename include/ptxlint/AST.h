@@ -90,7 +90,7 @@ struct Instruction {
   }
 };
 
-enum class StatementKind {
+enum class StatementKind : uint8_t {
   Instruction,     ///< ends with ';'
   Label,           ///< "name:"
   Directive,       ///< .version/.target/.address_size/.file/.loc/.pragma/...
@@ -103,12 +103,19 @@ enum class StatementKind {
 
 /// One statement as the scanner found it. Parsed statements point at their
 /// node through ParsedIndex (into Module::Instructions for instructions).
+/// A module has one per ~35 bytes of text, and every pass reads them all:
+/// 28 bytes, with the head as offsets into the module text.
 struct Statement {
   StatementKind Kind;
   SourceRange Range;
-  std::string_view Head; ///< first word, e.g. "cp.async.bulk.tensor.2d..."
+  uint32_t HeadBegin = 0, HeadSize = 0; ///< the first word: see head()
   int32_t ParsedIndex = -1;
   int32_t Function = -1; ///< index into Module::Functions, -1 at module scope
+  /// The first word, e.g. "cp.async.bulk.tensor.2d...", in Text: the text
+  /// the statement was scanned from (Module::Text).
+  std::string_view head(std::string_view Text) const {
+    return std::string_view(Text.data() + HeadBegin, HeadSize);
+  }
 };
 
 enum class StateSpace { None, Reg, Shared, Global, Const, Local, Param, Tex, Generic };

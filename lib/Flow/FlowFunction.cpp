@@ -178,7 +178,7 @@ bool mayHaveRole(std::string_view Head) {
 /// "p|q", or "{a, b}". Def(Name) is called for each, in order.
 template <class Fn>
 void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
-  uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - Text.data());
+  uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   uint32_t End = S.Range.End;
   if (End > HeadEnd && Text[End - 1] == ';')
     --End;
@@ -219,7 +219,7 @@ void scanDest(std::string_view Text, const Statement &S, Fn &&Def) {
 /// so this is the common case and reads no byte twice.
 bool scanShortDest(std::string_view Text, const Statement &S,
                    std::string_view &Name) {
-  const char *P = S.Head.data() + S.Head.size();
+  const char *P = Text.data() + S.HeadBegin + S.HeadSize;
   const char *E = Text.data() + S.Range.End;
   while (P < E && isSpace(*P))
     ++P;
@@ -542,7 +542,7 @@ static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
 
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
-  I.Head = S.Head;
+  I.Head = S.head(M.Text);
   if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@') {
     std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
     size_t K = 1;
@@ -583,13 +583,13 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
     return;
   }
-  if (mayHaveRole(S.Head)) {
-    if (!(LastClass.Valid && !LastClass.Parsed && LastClass.Key == S.Head)) {
-      HeadQualifiers HQ(S.Head);
+  if (mayHaveRole(I.Head)) {
+    if (!(LastClass.Valid && !LastClass.Parsed && LastClass.Key == I.Head)) {
+      HeadQualifiers HQ(I.Head);
       LastClass.Op = classify(HQ.opcode(), HQ, 0);
       LastClass.Valid = true;
       LastClass.Parsed = false;
-      LastClass.Key = S.Head;
+      LastClass.Key = I.Head;
     }
     I.Op = LastClass.Op;
   }
@@ -600,7 +600,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
       I.Op.Kind != OpKind::Other && I.Op.Kind != OpKind::Load &&
       !((I.Op.Kind == OpKind::Store || I.Op.Kind == OpKind::AtomRed) &&
         I.Op.Dst != Space::SharedCta && I.Op.Dst != Space::SharedCluster);
-  if (S.ParsedIndex == -2 || (MaybeParsed && needsFullParse(S))) {
+  if (S.ParsedIndex == -2 || (MaybeParsed && needsFullParse(S, M.Text))) {
     Analyzable = false;
     return;
   }
@@ -627,7 +627,7 @@ void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
     }
   } Fin{Pool, I};
   // Operands: after the head word, up to the ';'.
-  uint32_t HeadEnd = uint32_t(S.Head.data() + S.Head.size() - M.Text.data());
+  uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   uint32_t End = S.Range.End;
   if (End > HeadEnd && M.Text[End - 1] == ';')
     --End;
@@ -770,7 +770,7 @@ void FlowFunction::build() {
       continue;
     }
     if (S.Kind == StatementKind::Label) {
-      if (!Labels.emplace(std::make_pair(S.Head, Scope), uint32_t(Insts.size())).second)
+      if (!Labels.emplace(std::make_pair(S.head(M.Text), Scope), uint32_t(Insts.size())).second)
         Analyzable = false; // the same label twice in one scope
       Leader.resize(Insts.size() + 1, 0);
       Leader[Insts.size()] = 1;

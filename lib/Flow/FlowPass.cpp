@@ -118,7 +118,7 @@ bool interesting(const Module &M, const Function &F) {
   bool SharedAccess = false;
   for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
     const Statement &St = M.Statements[K];
-    std::string_view H = St.Head;
+    std::string_view H = St.head(M.Text);
     if (St.Kind != StatementKind::Instruction || H.size() < 2)
       continue;
     if (startsWith(H, "cp.") || startsWith(H, "mbarrier.")) {

@@ -22,7 +22,7 @@ Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
   // be allocated once instead of growing (growth held two copies at peak).
   std::vector<uint32_t> Selected;
   for (uint32_t K = 0; K < M.Statements.size(); ++K)
-    if (needsFullParse(M.Statements[K]))
+    if (needsFullParse(M.Statements[K], M.Text))
       Selected.push_back(K);
   M.Instructions.reserve(Selected.size());
   StatementParser Parser(M, Diags);

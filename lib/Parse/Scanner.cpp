@@ -211,7 +211,8 @@ void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
   Statement S;
   S.Kind = K;
   S.Range = {B, E};
-  S.Head = T.substr(HeadB, HeadE - HeadB);
+  S.HeadBegin = HeadB;
+  S.HeadSize = HeadE - HeadB;
   S.Function = CurrentFunction;
   M.Statements.push_back(S);
 }

@@ -104,17 +104,17 @@ bool isParsedDeclaration(std::string_view Head) {
 
 } // namespace
 
-bool needsFullParse(const Statement &S) {
+bool needsFullParse(const Statement &S, std::string_view Text) {
   if (S.ParsedIndex == -2)
     return false; // the scanner already reported this statement
   switch (S.Kind) {
   case StatementKind::Instruction:
-    return instructionNeedsParse(S.Head);
+    return instructionNeedsParse(S.head(Text));
   case StatementKind::Directive:
-    return S.Head == ".version" || S.Head == ".target" ||
-           S.Head == ".address_size";
+    return S.head(Text) == ".version" || S.head(Text) == ".target" ||
+           S.head(Text) == ".address_size";
   case StatementKind::Declaration:
-    return isParsedDeclaration(S.Head);
+    return isParsedDeclaration(S.head(Text));
   case StatementKind::FunctionHeader:
     return true;
   default:

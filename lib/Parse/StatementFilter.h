@@ -10,7 +10,7 @@ namespace ptxlint {
 /// declarations, function headers, and the instructions the checks read.
 /// Everything else stays an opaque Statement (its head word and range), which
 /// is what makes linting a 400,000-line module cheap.
-bool needsFullParse(const Statement &S);
+bool needsFullParse(const Statement &S, std::string_view Text);
 
 } // namespace ptxlint
 #endif

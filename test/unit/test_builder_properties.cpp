@@ -29,7 +29,7 @@ std::vector<unsigned> instructionLines(const std::string &Text, size_t N) {
   Module M = parseModule(B, D);
   std::vector<unsigned> L;
   for (const Statement &S : M.Statements)
-    if (S.Kind == StatementKind::Instruction && S.Head != "ret")
+    if (S.Kind == StatementKind::Instruction && S.head(M.Text) != "ret")
       L.push_back(B.lineCol(S.Range.Begin).Line);
   REQUIRE(L.size() == N);
   return L;
@@ -75,7 +75,7 @@ TEST_CASE("builder properties: print -> parseModule -> decode round trip, lint c
     SymbolTable Symbols(M);
     size_t K = 0;
     for (const Statement &S : M.Statements) {
-      if (S.Kind != StatementKind::Instruction || S.Head == "ret")
+      if (S.Kind != StatementKind::Instruction || S.head(M.Text) == "ret")
         continue;
       REQUIRE(K < Forms.size());
       REQUIRE_MESSAGE(S.ParsedIndex >= 0, print(Forms[K]));

@@ -31,7 +31,7 @@ TEST_CASE("directives, functions, labels and instructions") {
                                     K::Instruction, K::BlockClose});
   CHECK(S.Diags.diagnostics().empty());
   REQUIRE(S.M.Functions.size() == 1);
-  CHECK(S.M.Statements[7].Head == "bra");
+  CHECK(S.M.Statements[7].head(S.M.Text) == "bra");
   CHECK(S.M.Statements[7].Function == 0);
   CHECK(S.M.Statements[0].Function == -1);
 }
@@ -40,7 +40,7 @@ TEST_CASE("qualifiers with '::' are not labels") {
   Scanned S("cp.async.bulk.shared::cluster.global [a], [b], 16, [m];");
   REQUIRE(S.M.Statements.size() == 1);
   CHECK(S.M.Statements[0].Kind == StatementKind::Instruction);
-  CHECK(S.M.Statements[0].Head == "cp.async.bulk.shared::cluster.global");
+  CHECK(S.M.Statements[0].head(S.M.Text) == "cp.async.bulk.shared::cluster.global");
 }
 
 TEST_CASE("vector operands and initialisers keep braces inside the statement") {
