@@ -1,18 +1,21 @@
 //===- FlowFunction.h - One function as a CFG of classified instructions -===//
 //
 // Built once per function that contains async-copy work:
-//  * every instruction statement, classified (AsyncOpClassifier) and with
-//    its operands decoded: parsed statements from the AST, the others by a
-//    light operand splitter (they are only needed for register values);
+//  * every instruction statement, classified (AsyncOpClassifier). Operands
+//    are decoded (parsed statements from the AST, the others by a light
+//    operand splitter) for the instructions rules act on; loads, and the
+//    arithmetic that computes an address or a count, only when asked;
 //  * basic blocks split at labels and after bra/ret/exit; predicated branches
 //    and returns keep their fall-through edge; calls fall through;
 //  * register values, flow-insensitively: which shared/param symbol (plus
 //    constant offset, when known) a register points into, and which
 //    registers hold known constants. Registers with conflicting definitions
-//    are Unknown, so rules that need an address stay silent.
+//    are Unknown, so rules that need an address stay silent. Values are
+//    computed for the backward slice of the operands rules read, and for
+//    other registers on demand (a load's address, when a copy is pending).
 //
 // Everything is linear in the function's size (the value fixpoint is
-// capped; a function that does not converge gets no values).
+// capped; registers that do not settle get no values).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXLINT_FLOW_FLOWFUNCTION_H
@@ -140,13 +143,13 @@ public:
   /// it was inserted.
   std::pair<int32_t, bool> insert(std::string_view Name, int32_t Id);
   /// Names of 1 to 8 bytes (every register nvcc writes) are keyed by their
-  /// bytes packed into an integer, first byte lowest: no string compare.
+  /// bytes packed into an integer: no string compare.
   static bool packable(std::string_view Name) {
     return !Name.empty() && Name.size() <= 8;
   }
   static uint64_t pack(std::string_view Name) {
     uint64_t V = 0;
-    std::memcpy(&V, Name.data(), Name.size()); // little-endian: first byte lowest
+    std::memcpy(&V, Name.data(), Name.size()); // unique: names hold no NUL
     return V;
   }
   /// insert() for a packable name, by its pack(). Inline: it runs once per
