@@ -1024,7 +1024,10 @@ void FlowFunction::computeValues() {
   auto Define = [&](uint32_t K, std::string_view Name) {
     if (Name.empty())
       return;
-    auto [Id, New] = RegIndex.insert(Name, int32_t(RegNames.size()));
+    int32_t Next = int32_t(RegNames.size());
+    auto [Id, New] = NameTable::packable(Name) // inline: once per instruction
+                         ? RegIndex.insertPacked(NameTable::pack(Name), Next)
+                         : RegIndex.insert(Name, Next);
     if (New)
       RegNames.push_back(Name);
     Defs.push_back({K, Id});
@@ -1036,15 +1039,10 @@ void FlowFunction::computeValues() {
     if (I.Partial) {
       const Statement &S = M.Statements[I.Stmt];
       std::string_view Name;
-      if (scanShortDest(M.Text, S, Name)) {
-        auto [Id, New] = RegIndex.insertPacked(NameTable::pack(Name),
-                                               int32_t(RegNames.size()));
-        if (New)
-          RegNames.push_back(Name);
-        Defs.push_back({K, Id});
-        continue;
-      }
-      scanDest(M.Text, S, [&](std::string_view Name) { Define(K, Name); });
+      if (scanShortDest(M.Text, S, Name))
+        Define(K, Name); // the common case, read without splitting
+      else
+        scanDest(M.Text, S, [&](std::string_view Name) { Define(K, Name); });
       continue;
     }
     if (I.Ops.empty())
