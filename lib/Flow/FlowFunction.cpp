@@ -104,8 +104,6 @@ void splitTop(std::string_view S, bool Bar, Fn &&Piece) {
   Piece(S.substr(Start), uint32_t(Start));
 }
 
-/// Calls Name(E) for each element of a vector operand's inside ("%r1, %r2")
-/// that names a register or symbol (not a number).
 /// The second predicate of "setp ... p|q": J is at the '|' and moves past q.
 std::string_view predicateAfterBar(std::string_view Rest, size_t &J) {
   ++J;
@@ -117,6 +115,8 @@ std::string_view predicateAfterBar(std::string_view Rest, size_t &J) {
   return Rest.substr(C, J - C);
 }
 
+/// Calls Name(E) for each element of a vector operand's inside ("%r1, %r2")
+/// that names a register or symbol (not a number).
 template <typename Fn> void forEachVectorName(std::string_view Inner, Fn &&Name) {
   splitTop(Inner, true, [&](std::string_view E, uint32_t) {
     uint32_t D = 0;
