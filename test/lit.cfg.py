@@ -53,3 +53,17 @@ else:
 for _var in ["HOME", "PATH"]:
     if _var in os.environ:
         config.environment[_var] = os.environ[_var]
+
+# Permission tests: root reads and writes whatever the mode bits say, so as
+# root they run the tool as 'nobody' (setpriv); where that is impossible
+# they are unsupported.
+if hasattr(os, "geteuid") and os.geteuid() != 0:
+    config.available_features.add("unprivileged")
+    config.substitutions.append(("%unprivileged", ""))
+elif shutil.which("setpriv"):
+    config.available_features.add("unprivileged")
+    config.substitutions.append((
+        "%unprivileged",
+        "setpriv --reuid=65534 --regid=65534 --clear-groups"))
+else:
+    lit_config.note("root without setpriv: the permission tests are skipped")

@@ -24,6 +24,7 @@ struct DriverOptions {
   ConfigLayer Cli;                   ///< --select/--ignore/--target/...
   std::string ConfigPath;            ///< --config (empty: discover)
   bool NoConfig = false;             ///< --no-config
+  bool FollowLinks = false;          ///< --follow-links: walk linked folders
   OutputFormat Format = OutputFormat::Text;
   TextStyle Style;
   bool Fix = false;                  ///< --fix: rewrite files

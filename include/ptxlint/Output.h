@@ -28,6 +28,17 @@ struct RunSummary {
   unsigned Errors = 0, Warnings = 0, Notes = 0;
 };
 
+/// A problem of the run rather than of a file's text: an input that cannot
+/// be read or was skipped, a folder with nothing to lint, a bad
+/// configuration. Errors make the run exit 2.
+struct ToolNotice {
+  Severity Level = Severity::Error;
+  std::string Message; ///< "cannot read directory 'd': Permission denied"
+};
+
+/// "ptxlint: error: MESSAGE\n", as the text output prints a notice.
+std::string renderNotice(const ToolNotice &N);
+
 class DiagnosticSink {
 public:
   explicit DiagnosticSink(std::string &Out) : Out(Out) {}

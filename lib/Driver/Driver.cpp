@@ -1,61 +1,19 @@
 //===- Driver.cpp - Many files, in parallel, in a deterministic order -----===//
 
 #include "ptxlint/Driver.h"
+#include "Driver/Inputs.h"
 #include "ptxlint/Ptxas.h"
 #include "ptxlint/Verify.h"
-
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <new>
 #include <thread>
 
 namespace ptxlint {
 namespace {
-
-/// Expands folders into the *.ptx files under them (hidden folders such as
-/// .git are skipped), sorted, so that output order never depends on the file
-/// system.
-bool expandInputs(const std::vector<std::string> &Inputs,
-                  std::vector<std::string> &Files, std::string &Errors) {
-  bool Ok = true;
-  for (const std::string &In : Inputs) {
-    if (In == "-" || !llvm::sys::fs::is_directory(In)) {
-      Files.push_back(In);
-      continue;
-    }
-    std::vector<std::string> Found;
-    std::error_code EC;
-    for (llvm::sys::fs::recursive_directory_iterator It(In, EC), End;
-         It != End && !EC; It.increment(EC)) {
-      llvm::StringRef P = It->path();
-      llvm::StringRef Name = llvm::sys::path::filename(P);
-      bool IsDir = llvm::sys::fs::is_directory(P);
-      if (IsDir) {
-        if (Name.startswith(".") && Name != "." && Name != "..")
-          It.no_push();
-        continue;
-      }
-      if (Name.endswith(".ptx")) {
-        if (P.startswith("./"))
-          P = P.drop_front(2);
-        Found.push_back(P.str());
-      }
-    }
-    if (EC) {
-      Errors += "ptxlint: error: cannot read directory '" + In +
-                "': " + EC.message() + "\n";
-      Ok = false;
-    }
-    std::sort(Found.begin(), Found.end());
-    Files.insert(Files.end(), Found.begin(), Found.end());
-  }
-  return Ok;
-}
 
 struct Task {
   std::string Path;
@@ -80,20 +38,17 @@ struct Outcome {
 
 Outcome process(const Task &T, const DriverOptions &O) {
   Outcome R;
-  // A NUL after the text, as std::string has: the buffer is then either
-  // mapped with room to spare or read into memory, never cut at a page end.
-  auto BufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(
-      T.Path, /*IsText=*/false, /*RequiresNullTerminator=*/true);
-  if (!BufOrErr) {
-    R.IoError = "ptxlint: error: cannot open '" + T.Path +
-                "': " + BufOrErr.getError().message() + "\n";
+  InputText In;
+  std::string ReadError;
+  if (!readInput(T.Path, In, ReadError)) {
+    R.IoError = "ptxlint: error: " + ReadError + "\n";
     return R;
   }
   std::string Name = T.Path == "-" ? "<stdin>" : T.Path;
   LintResult LR;
   if (O.Fix || O.Diff) {
-    std::string Text = (*BufOrErr)->getBuffer().str();
-    BufOrErr->reset();
+    std::string Text(In.view());
+    In = InputText();
     std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed);
     R.Changed = New != Text;
     if (R.Changed) {
@@ -113,10 +68,9 @@ Outcome process(const Task &T, const DriverOptions &O) {
       R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(New));
     }
   } else {
-    // Lint the mapped file in place: no copy of the text.
-    std::shared_ptr<const llvm::MemoryBuffer> File = std::move(*BufOrErr);
-    std::string_view View(File->getBufferStart(), File->getBufferSize());
-    R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(File));
+    // Lint the text in place: no copy.
+    std::string_view View = In.view();
+    R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(In.Data));
     LR = lint(*R.Buffer, T.Opts);
   }
   if (O.Stats)
@@ -161,7 +115,6 @@ void count(const std::vector<Diagnostic> &Diags, RunSummary &S) {
 
 int runDriver(const DriverOptions &O, const DriverWriter &Write) {
   bool IoError = false, ConfigError = false, AnyError = false, AnyDiff = false;
-  std::string Errors;
 
   // Configuration of each file, decided up front (cheap, cached per folder).
   ConfigFinder Finder;
@@ -173,11 +126,12 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
       return 2;
     }
   }
-  std::vector<std::string> Files;
-  if (!expandInputs(O.Inputs, Files, Errors))
-    IoError = true;
-  if (!Errors.empty())
-    Write(Errors, true);
+  std::vector<ToolNotice> Notices;
+  std::vector<std::string> Files = expandInputs(O.Inputs, O.FollowLinks, Notices);
+  for (const ToolNotice &N : Notices) {
+    IoError |= N.Level >= Severity::Error;
+    Write(renderNotice(N), true);
+  }
 
   std::vector<Task> Tasks(Files.size());
   for (size_t K = 0; K < Files.size(); ++K) {
@@ -213,8 +167,16 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
   auto Worker = [&] {
     for (size_t K; (K = Next.fetch_add(1)) < Tasks.size();) {
       Outcome R;
-      if (!Tasks[K].Skip)
-        R = process(Tasks[K], O);
+      if (!Tasks[K].Skip) {
+        try {
+          R = process(Tasks[K], O);
+        } catch (const std::bad_alloc &) {
+          // Whatever the file held is freed by now: report, go on.
+          R = Outcome();
+          R.IoError = "ptxlint: error: out of memory while linting '" +
+                      Tasks[K].Path + "'\n";
+        }
+      }
       std::lock_guard<std::mutex> L(M);
       Results[K] = std::move(R);
       Done[K] = 1;

@@ -21,6 +21,11 @@ std::optional<OutputFormat> parseOutputFormat(std::string_view Name) {
   return std::nullopt;
 }
 
+std::string renderNotice(const ToolNotice &N) {
+  return std::string("ptxlint: ") + severityName(N.Level) + ": " + N.Message +
+         "\n";
+}
+
 std::string diagnosticFingerprint(const SourceBuffer &Buffer,
                                   const Diagnostic &D, unsigned Occurrence) {
   std::string_view Line = Buffer.lineText(Buffer.lineCol(D.Range.Begin).Line);

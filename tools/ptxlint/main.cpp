@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <new>
 #include <string>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -68,6 +69,10 @@ cl::opt<std::string> ConfigOpt(
 cl::opt<bool> NoConfigOpt("no-config",
                           cl::desc("Ignore .ptxlint.yaml files"),
                           cl::cat(Category));
+cl::opt<bool> FollowLinksOpt(
+    "follow-links",
+    cl::desc("Walk into links to folders (loops are detected and skipped)"),
+    cl::cat(Category));
 cl::opt<std::string> FormatOpt(
     "format", cl::desc("Output format: text, json, sarif or github"),
     cl::value_desc("text|json|sarif|github"), cl::init("text"),
@@ -235,6 +240,7 @@ int main(int argc, char **argv) {
   }
   D.ConfigPath = ConfigOpt;
   D.NoConfig = NoConfigOpt;
+  D.FollowLinks = FollowLinksOpt;
   if (!D.ConfigPath.empty() && D.NoConfig)
     return usage("--config and --no-config exclude each other");
   D.Format = *Format;
@@ -252,13 +258,21 @@ int main(int argc, char **argv) {
                     sys::Process::StandardOutIsDisplayed()));
   D.Style.ShowSource = !NoSourceOpt;
 
-  int RC = ptxlint::runDriver(D, [](std::string_view Text, bool ToStderr) {
-    if (Text.empty())
-      return;
-    raw_ostream &OS = ToStderr ? errs() : outs();
-    OS << Text;
-    OS.flush();
-  });
+  int RC;
+  try {
+    RC = ptxlint::runDriver(D, [](std::string_view Text, bool ToStderr) {
+      if (Text.empty())
+        return;
+      raw_ostream &OS = ToStderr ? errs() : outs();
+      OS << Text;
+      OS.flush();
+    });
+  } catch (const std::bad_alloc &) {
+    // Outside a file's lint (the driver reports those per file).
+    outs().flush();
+    errs() << "ptxlint: error: out of memory\n";
+    return 2;
+  }
   outs().flush();
   return RC;
 }

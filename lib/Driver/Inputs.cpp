@@ -1,0 +1,321 @@
+//===- Inputs.cpp - Which files to lint, and reading them safely ----------===//
+
+#include "Driver/Inputs.h"
+#include "Support/HugePages.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <dirent.h>
+#include <fcntl.h>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+
+namespace ptxlint {
+namespace {
+
+/// The suffixes of the files a folder walk lints. The single list: the
+/// "nothing to lint" warning names them too.
+constexpr std::string_view LintableSuffixes[] = {".ptx"};
+
+std::string suffixList() {
+  std::string S;
+  for (std::string_view X : LintableSuffixes)
+    S += std::string(S.empty() ? "" : ", ") + "*" + std::string(X);
+  return S;
+}
+
+std::string errnoText(int E) { return std::strerror(E); }
+
+std::string joinPath(const std::string &Dir, const std::string &Name) {
+  if (Dir == ".")
+    return Name;
+  if (!Dir.empty() && Dir.back() == '/')
+    return Dir + Name;
+  return Dir + "/" + Name;
+}
+
+const char *fileKind(mode_t M) {
+  if (S_ISFIFO(M))
+    return "a FIFO";
+  if (S_ISSOCK(M))
+    return "a socket";
+  if (S_ISCHR(M) || S_ISBLK(M))
+    return "a device";
+  return "not a regular file";
+}
+
+class Walker {
+public:
+  Walker(bool FollowLinks, std::vector<ToolNotice> &Notices)
+      : FollowLinks(FollowLinks), Notices(Notices) {}
+
+  /// Walks Dir (already stat'ed as St) into Found.
+  void walk(const std::string &Dir, const struct stat &St,
+            std::vector<std::string> &Found) {
+    std::pair<dev_t, ino_t> Id{St.st_dev, St.st_ino};
+    Walked.insert(Id);
+    OnPath.push_back(Id);
+    walkEntries(Dir, Found);
+    OnPath.pop_back();
+  }
+
+private:
+  void error(std::string Msg) {
+    Notices.push_back({Severity::Error, std::move(Msg)});
+  }
+  void warning(std::string Msg) {
+    Notices.push_back({Severity::Warning, std::move(Msg)});
+  }
+
+  void walkEntries(const std::string &Dir, std::vector<std::string> &Found) {
+    DIR *D = opendir(Dir.c_str());
+    if (!D) {
+      error("cannot read directory '" + Dir + "': " + errnoText(errno));
+      return;
+    }
+    std::vector<std::string> Names;
+    for (;;) {
+      errno = 0;
+      struct dirent *E = readdir(D);
+      if (!E) {
+        if (errno)
+          error("cannot read directory '" + Dir + "': " + errnoText(errno));
+        break;
+      }
+      std::string Name = E->d_name;
+      if (Name != "." && Name != "..")
+        Names.push_back(std::move(Name));
+    }
+    closedir(D);
+    std::sort(Names.begin(), Names.end());
+    for (const std::string &Name : Names)
+      entry(joinPath(Dir, Name), Name, Found);
+  }
+
+  void entry(const std::string &Path, const std::string &Name,
+             std::vector<std::string> &Found) {
+    bool Lintable = isLintableName(Name);
+    struct stat St;
+    if (lstat(Path.c_str(), &St) != 0) {
+      // Gone since the listing; only a file we would have linted matters.
+      if (Lintable)
+        error("cannot open '" + Path + "': " + errnoText(errno));
+      return;
+    }
+    bool Link = S_ISLNK(St.st_mode);
+    if (Link && stat(Path.c_str(), &St) != 0) {
+      // A dangling link or a link loop: reported only where it would
+      // have been linted.
+      if (Lintable)
+        error("cannot open '" + Path + "': " + errnoText(errno));
+      return;
+    }
+    if (S_ISDIR(St.st_mode)) {
+      if (Name[0] == '.' || (Link && !FollowLinks))
+        return; // hidden folders (.git); links to folders unless asked
+      std::pair<dev_t, ino_t> Id{St.st_dev, St.st_ino};
+      if (std::find(OnPath.begin(), OnPath.end(), Id) != OnPath.end()) {
+        warning("skipping '" + Path +
+                "': a link to a directory that contains it (a loop)");
+        return;
+      }
+      if (!Walked.insert(Id).second)
+        return; // reached before through another link: lint it once
+      OnPath.push_back(Id);
+      walkEntries(Path, Found);
+      OnPath.pop_back();
+      return;
+    }
+    if (!Lintable)
+      return;
+    if (!S_ISREG(St.st_mode)) {
+      warning("skipping '" + Path + "': " + fileKind(St.st_mode) +
+              ", not a regular file");
+      return;
+    }
+    Found.push_back(Path);
+  }
+
+  bool FollowLinks;
+  std::vector<ToolNotice> &Notices;
+  std::set<std::pair<dev_t, ino_t>> Walked; ///< every folder entered
+  std::vector<std::pair<dev_t, ino_t>> OnPath; ///< folders being walked
+};
+
+int64_t mtimeNs(const struct stat &St) {
+  return int64_t(St.st_mtim.tv_sec) * 1000000000 + St.st_mtim.tv_nsec;
+}
+
+FileStamp stampFromStat(const struct stat &St) {
+  FileStamp S;
+  S.Device = uint64_t(St.st_dev);
+  S.Inode = uint64_t(St.st_ino);
+  S.Size = uint64_t(St.st_size);
+  S.MtimeNs = mtimeNs(St);
+  S.Regular = S_ISREG(St.st_mode);
+  return S;
+}
+
+/// read() that retries on EINTR; -1 on error.
+ssize_t readSome(int FD, char *P, size_t N) {
+  for (;;) {
+    ssize_t R = ::read(FD, P, N);
+    if (R >= 0 || errno != EINTR)
+      return R;
+  }
+}
+
+std::string tooLarge(const std::string &Path) {
+  return "cannot read '" + Path +
+         "': larger than 4 GiB; ptxlint reads at most 4 GiB per file";
+}
+
+/// A regular file: its size is known, so one allocation; a size that does
+/// not match what read() delivers means the file changed under us.
+bool readRegular(int FD, const std::string &Path, const struct stat &St,
+                 InputText &Out, std::string &Error) {
+  uint64_t Size = uint64_t(St.st_size);
+  if (Size > MaxInputBytes) {
+    Error = tooLarge(Path);
+    return false;
+  }
+  std::shared_ptr<char[]> Data(new char[Size + 1]);
+  adviseHugePages(Data.get(), Size);
+  size_t Got = 0;
+  while (Got < Size) {
+    ssize_t R = readSome(FD, Data.get() + Got, Size - Got);
+    if (R < 0) {
+      Error = "cannot read '" + Path + "': " + errnoText(errno);
+      return false;
+    }
+    if (R == 0)
+      break;
+    Got += size_t(R);
+  }
+  char Extra;
+  struct stat After;
+  if (Got != Size || readSome(FD, &Extra, 1) != 0 || fstat(FD, &After) != 0 ||
+      stampFromStat(After) != stampFromStat(St)) {
+    Error = "'" + Path + "' changed while it was read; not linted";
+    return false;
+  }
+  Data[Size] = 0;
+  Out.Data = std::move(Data);
+  Out.Size = Size;
+  Out.Stamp = stampFromStat(St);
+  return true;
+}
+
+/// Standard input, a pipe or a device: read until end of file, at most
+/// MaxInputBytes (/dev/zero never ends). realloc grows the buffer without
+/// copying (mremap) or zero-filling it.
+bool readStream(int FD, const std::string &Path, InputText &Out,
+                std::string &Error) {
+  struct Freer {
+    void operator()(char *P) const { std::free(P); }
+  };
+  std::unique_ptr<char, Freer> Buf;
+  // One byte over the limit tells a stream at the limit from a longer one.
+  const size_t Cap = size_t(MaxInputBytes) + 1;
+  size_t Got = 0, Size = 0;
+  for (;;) {
+    if (Size - Got < 65536 && Size < Cap) {
+      size_t NewSize = std::min(Cap, std::max<size_t>(Size * 2, 1 << 20));
+      char *P = static_cast<char *>(std::realloc(Buf.get(), NewSize + 1));
+      if (!P)
+        throw std::bad_alloc();
+      (void)Buf.release();
+      Buf.reset(P);
+      Size = NewSize;
+    }
+    ssize_t R = readSome(FD, Buf.get() + Got, Size - Got);
+    if (R < 0) {
+      Error = "cannot read '" + Path + "': " + errnoText(errno);
+      return false;
+    }
+    if (R == 0)
+      break;
+    Got += size_t(R);
+    if (Got > MaxInputBytes) {
+      Error = tooLarge(Path);
+      return false;
+    }
+  }
+  Buf.get()[Got] = 0;
+  Out.Size = Got;
+  Out.Data = std::shared_ptr<char[]>(Buf.release(), Freer());
+  Out.Stamp = FileStamp();
+  return true;
+}
+
+} // namespace
+
+bool isLintableName(std::string_view FileName) {
+  for (std::string_view S : LintableSuffixes)
+    if (FileName.size() > S.size() &&
+        FileName.substr(FileName.size() - S.size()) == S)
+      return true;
+  return false;
+}
+
+std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
+                                      bool FollowLinks,
+                                      std::vector<ToolNotice> &Notices) {
+  std::vector<std::string> Files;
+  Walker W(FollowLinks, Notices);
+  for (const std::string &In : Inputs) {
+    struct stat St;
+    // A named input is taken as given (a link to a file or folder is
+    // followed); one that cannot be stat'ed fails when it is opened.
+    if (In == "-" || stat(In.c_str(), &St) != 0 || !S_ISDIR(St.st_mode)) {
+      Files.push_back(In);
+      continue;
+    }
+    std::vector<std::string> Found;
+    W.walk(In, St, Found);
+    if (Found.empty())
+      Notices.push_back({Severity::Warning, "no files to lint (" +
+                                                suffixList() + ") in '" + In +
+                                                "'"});
+    std::sort(Found.begin(), Found.end());
+    Files.insert(Files.end(), Found.begin(), Found.end());
+  }
+  return Files;
+}
+
+bool readInput(const std::string &Path, InputText &Out, std::string &Error) {
+  bool Stdin = Path == "-";
+  int FD = Stdin ? 0 : ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0) {
+    Error = "cannot open '" + Path + "': " + errnoText(errno);
+    return false;
+  }
+  struct stat St;
+  bool Ok = false;
+  if (fstat(FD, &St) != 0)
+    Error = "cannot open '" + Path + "': " + errnoText(errno);
+  else if (S_ISDIR(St.st_mode))
+    Error = "cannot open '" + Path + "': " + errnoText(EISDIR);
+  else if (S_ISREG(St.st_mode) && !Stdin)
+    Ok = readRegular(FD, Path, St, Out, Error);
+  else
+    Ok = readStream(FD, Stdin ? "<stdin>" : Path, Out, Error);
+  if (!Stdin)
+    ::close(FD);
+  return Ok;
+}
+
+bool stampOf(const std::string &Path, FileStamp &Out) {
+  struct stat St;
+  if (stat(Path.c_str(), &St) != 0)
+    return false;
+  Out = stampFromStat(St);
+  return true;
+}
+
+} // namespace ptxlint

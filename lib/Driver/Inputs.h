@@ -1,0 +1,70 @@
+//===- Inputs.h - Which files to lint, and reading them safely -*- C++ -*-===//
+//
+// The command's inputs are files, folders and "-". Folders are walked for
+// lintable files only: regular files (a FIFO named x.ptx would block the
+// read forever), links to directories followed only on request and then
+// with loop detection, and every unreadable entry reported rather than
+// skipped. Files are read into memory, not mapped: a mapped file that is
+// truncated while it is linted kills the process with SIGBUS.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_DRIVER_INPUTS_H
+#define PTXLINT_DRIVER_INPUTS_H
+
+#include "ptxlint/Output.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxlint {
+
+/// Whether a file of this name is linted when its folder is walked.
+bool isLintableName(std::string_view FileName);
+
+/// Expands folders into the lintable files under them (hidden folders such
+/// as .git are skipped), sorted, so that output order never depends on the
+/// file system. Other inputs are kept as given. Problems are appended to
+/// Notices in the order met.
+std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
+                                      bool FollowLinks,
+                                      std::vector<ToolNotice> &Notices);
+
+/// What identifies the version of a file that was read, to notice a change
+/// before replacing it (--fix).
+struct FileStamp {
+  uint64_t Device = 0, Inode = 0, Size = 0;
+  int64_t MtimeNs = 0;
+  bool Regular = false;
+  bool operator==(const FileStamp &O) const {
+    return Device == O.Device && Inode == O.Inode && Size == O.Size &&
+           MtimeNs == O.MtimeNs;
+  }
+  bool operator!=(const FileStamp &O) const { return !(*this == O); }
+};
+
+/// The largest input read, as the scanner's 32-bit offsets allow; streams
+/// (standard input, pipes, devices such as /dev/zero) stop there too.
+constexpr uint64_t MaxInputBytes = (uint64_t(1) << 32) - 2;
+
+/// One input's text, NUL-terminated (Data[Size] == 0).
+struct InputText {
+  std::shared_ptr<char[]> Data;
+  size_t Size = 0;
+  FileStamp Stamp;
+  std::string_view view() const { return {Data.get(), Size}; }
+};
+
+/// Reads Path ("-": standard input) whole. On failure returns false with a
+/// message such as "cannot open 'x.ptx': Permission denied" (no prefix):
+/// a folder, a file over MaxInputBytes, or a file that changed while it
+/// was read. Throws std::bad_alloc when memory runs out.
+bool readInput(const std::string &Path, InputText &Out, std::string &Error);
+
+/// The stamp of Path now (false if it cannot be stat'ed).
+bool stampOf(const std::string &Path, FileStamp &Out);
+
+} // namespace ptxlint
+#endif
