@@ -133,6 +133,7 @@ class Function:
         self.scope_parent = {}   # scope id -> parent scope id
         self.scope_span = {}     # scope id -> [open offset, close offset]
         self.labels = {}         # (scope, name) -> stmt index
+        self.scope_range = None  # scope id -> (first, last) stmt index
 
 
 def scan_functions(text):
@@ -425,12 +426,6 @@ def never(_s):
     return False
 
 
-def region_span(fn, lo, hi):
-    """Character span to blank for deleting statements lo..hi, widened to the
-    inline scope around them when they are the whole scope's contents."""
-    return fn.stmts[lo].start, fn.stmts[hi].end
-
-
 def find_sites(funcs, kinds):
     sites = []
     for fi, fn in enumerate(funcs):
@@ -518,8 +513,14 @@ def classify(kind, fi, fn, cfg, i, has_async_read, has_mbar_copy):
 
 
 def scope_stmts(fn, scope):
-    idx = [k for k, t in enumerate(fn.stmts) if t.scope == scope]
-    return idx[0], idx[-1]
+    """First and last statement index of an inline scope (its own
+    statements), or None for an empty scope."""
+    if fn.scope_range is None:
+        fn.scope_range = {}
+        for k, t in enumerate(fn.stmts):
+            r = fn.scope_range.get(t.scope)
+            fn.scope_range[t.scope] = (k, k) if r is None else (r[0], k)
+    return fn.scope_range.get(scope)
 
 
 def wait_region(fn, i):
@@ -647,32 +648,35 @@ def classify_expect_tx(fi, fn, i):
 
 def mutate(text, sites):
     """Applies the sites' changes to text; every edit keeps newlines, so
-    line numbers stay those of the unmodified module."""
+    line numbers stay those of the unmodified module. A deletion blanks the
+    inline scopes that lie wholly in it (braces, scoped labels and all) and
+    its other instructions; labels outside those scopes stay, as branches
+    from elsewhere may target them."""
     edits = []
     for st in sites:
         fn = st.fn
-        a, b = fn.stmts[st.stmt_lo].start, fn.stmts[st.stmt_hi].end
         if st.change is not None:
-            edits.append((a, b, st.change))
+            edits.append((fn.stmts[st.stmt_lo].start, fn.stmts[st.stmt_hi].end, st.change))
             continue
-        # A deleted inline scope goes with its braces.
-        sc = fn.stmts[st.stmt_lo].scope
-        if fn.scope_parent.get(sc) is not None:
-            lo, hi = scope_stmts(fn, sc)
-            span = fn.scope_span[sc]
-            if lo == st.stmt_lo and hi <= st.stmt_hi and span[1] is not None:
-                a = span[0]
-        sc = fn.stmts[st.stmt_hi].scope
-        if fn.scope_parent.get(sc) is not None:
-            lo, hi = scope_stmts(fn, sc)
-            span = fn.scope_span[sc]
-            if hi == st.stmt_hi and lo >= st.stmt_lo and span[1] is not None:
-                b = span[1] + 1
-        edits.append((a, b, re.sub(r"[^\n]", " ", text[a:b])))
+        inner = set()
+        for sc, (a, b) in fn.scope_span.items():
+            if fn.scope_parent.get(sc) is None or b is None:
+                continue
+            r = scope_stmts(fn, sc)
+            if r and st.stmt_lo <= r[0] and r[1] <= st.stmt_hi:
+                inner.add(sc)
+                edits.append((a, b + 1))
+        for k in range(st.stmt_lo, st.stmt_hi + 1):
+            t = fn.stmts[k]
+            if t.op and t.scope not in inner:
+                edits.append((t.start, t.end))
     out, pos = [], 0
-    for a, b, rep in sorted(edits):
+    for e in sorted(edits):
+        a, b = e[0], e[1]
+        if a < pos:  # inside an inline scope blanked already
+            continue
         out.append(text[pos:a])
-        out.append(rep)
+        out.append(e[2] if len(e) > 2 else re.sub(r"[^\n]", " ", text[a:b]))
         pos = b
     out.append(text[pos:])
     return "".join(out)
