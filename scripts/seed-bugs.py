@@ -273,8 +273,8 @@ def is_async_smem_read(op):
         return False
     if "prefetch" in op or "commit_group" in op or "wait_group" in op:
         return False
-    return ".global.shared::cta" in op or ".shared::cluster.shared::cta" in op \
-        or ".global.shared" in op and "shared::cluster" not in op.split(".global.")[0]
+    # Stores name the destination first: .global.shared::cta, .shared::cluster.shared::cta.
+    return ".global.shared" in op or ".shared::cluster.shared::cta" in op
 
 
 def is_bulk_wait(op):
