@@ -439,21 +439,7 @@ def find_sites(funcs, kinds):
             op = s.op
             if not op:
                 continue
-            kind = None
-            if is_bulk_commit(op):
-                kind = "bulk-commit"
-            elif is_proxy_fence(op):
-                kind = "proxy-fence"
-            elif is_bulk_wait(op):
-                kind = "bulk-wait"
-            elif is_mbar_wait(op):
-                kind = "consumer-wait"
-            elif is_expect_tx(op):
-                kind = "expect-tx"
-            elif is_cp_async_commit(op):
-                kind = "cp-async-commit"
-            elif is_cp_async_wait(op):
-                kind = "cp-async-wait"
+            kind = next((k for k, is_site in SITE_OPS if is_site(op)), None)
             if kind is None or kind not in kinds:
                 continue
             if cfg is None:
@@ -464,12 +450,40 @@ def find_sites(funcs, kinds):
     return sites
 
 
+# The statement each kind of mutant deletes or changes.
+SITE_OPS = [
+    ("bulk-commit", is_bulk_commit),
+    ("proxy-fence", is_proxy_fence),
+    ("bulk-wait", is_bulk_wait),
+    ("consumer-wait", is_mbar_wait),
+    ("expect-tx", is_expect_tx),
+    ("cp-async-commit", is_cp_async_commit),
+    ("cp-async-wait", is_cp_async_wait),
+]
+# Commits: (the operations a commit groups, the commit, what they are called).
+COMMITS = {
+    "bulk-commit": (is_bulk_group_op, is_bulk_commit, ".bulk_group operation"),
+    "cp-async-commit": (is_cp_async, is_cp_async_commit, "cp.async"),
+}
+# Waits: (what must be in flight, the wait, the access it protects, its reasons).
+WAITS = {
+    "bulk-wait": (is_async_smem_read, is_bulk_wait, is_generic_smem_write,
+                  "no bulk store or reduction reaches it",
+                  "no shared-memory write follows it before a wait that covers as much"),
+    "cp-async-wait": (is_cp_async_commit, is_cp_async_wait, is_smem_read,
+                      "no cp.async group committed before it",
+                      "no shared-memory read follows it before a wait that covers as much"),
+}
+
+
 def classify(kind, fi, fn, cfg, i, has_async_read, has_mbar_copy):
-    s = fn.stmts[i]
-    if kind == "bulk-commit":
-        ok = cfg.backward(i, lambda t: is_bulk_group_op(t.op), lambda t: is_bulk_commit(t.op))
+    if kind in COMMITS:
+        grouped, commit, what = COMMITS[kind]
+        ok = cfg.backward(i, lambda t: grouped(t.op), lambda t: commit(t.op))
         return Site(kind, fi, fn, i, i, None if ok else
-                    "empty group: no .bulk_group operation reaches it since the previous commit")
+                    "empty group: no %s reaches it since the previous commit" % what)
+    if kind in WAITS:
+        return classify_wait(kind, fi, fn, cfg, i)
     if kind == "proxy-fence":
         stop = lambda t: is_proxy_fence(t.op)
         if not cfg.backward(i, lambda t: is_generic_smem_write(t.op), stop):
@@ -481,35 +495,26 @@ def classify(kind, fi, fn, cfg, i, has_async_read, has_mbar_copy):
             return Site(kind, fi, fn, i, i)
         return Site(kind, fi, fn, i, i,
                     "no async-proxy read of shared memory (nor a hand-off to one) follows it")
-    if kind == "bulk-wait":
-        n = wait_count(s)
-        if not cfg.backward(i, lambda t: is_async_smem_read(t.op), never):
-            return Site(kind, fi, fn, i, i, "no bulk store or reduction reaches it")
-        covers = lambda t: is_bulk_wait(t.op) and n is not None and \
-            (wait_count(t) is not None and wait_count(t) <= n)
-        if not cfg.forward(i, lambda t: is_generic_smem_write(t.op), covers):
-            return Site(kind, fi, fn, i, i,
-                        "no shared-memory write follows it before a wait that covers as much")
-        return Site(kind, fi, fn, i, i)
     if kind == "consumer-wait":
         return classify_mbar_wait(fi, fn, cfg, i, has_mbar_copy)
     if kind == "expect-tx":
         return classify_expect_tx(fi, fn, i)
-    if kind == "cp-async-commit":
-        ok = cfg.backward(i, lambda t: is_cp_async(t.op), lambda t: is_cp_async_commit(t.op))
-        return Site(kind, fi, fn, i, i, None if ok else
-                    "empty group: no cp.async reaches it since the previous commit")
-    if kind == "cp-async-wait":
-        n = wait_count(s)
-        if not cfg.backward(i, lambda t: is_cp_async_commit(t.op), never):
-            return Site(kind, fi, fn, i, i, "no cp.async group committed before it")
-        covers = lambda t: is_cp_async_wait(t.op) and n is not None and \
-            (wait_count(t) is not None and wait_count(t) <= n)
-        if not cfg.forward(i, lambda t: is_smem_read(t.op), covers):
-            return Site(kind, fi, fn, i, i,
-                        "no shared-memory read follows it before a wait that covers as much")
-        return Site(kind, fi, fn, i, i)
     return None
+
+
+def classify_wait(kind, fi, fn, cfg, i):
+    """A wait matters if something it waits for reaches it and the access it
+    protects follows it before another wait that waits for as much (the same
+    or a smaller N)."""
+    in_flight, wait, access, none_in_flight, none_after = WAITS[kind]
+    n = wait_count(fn.stmts[i])
+    if not cfg.backward(i, lambda t: in_flight(t.op), never):
+        return Site(kind, fi, fn, i, i, none_in_flight)
+    covers = lambda t: wait(t.op) and n is not None and \
+        wait_count(t) is not None and wait_count(t) <= n
+    if not cfg.forward(i, lambda t: access(t.op), covers):
+        return Site(kind, fi, fn, i, i, none_after)
+    return Site(kind, fi, fn, i, i)
 
 
 def scope_stmts(fn, scope):
