@@ -7,6 +7,9 @@ usage: limit.py [--as-mb N] [--rss-mb N] [--timeout S] [--exit N] -- CMD...
           (ASan reserves terabytes of virtual memory);
 --rss-mb  the peak resident set size must stay below this (skipped likewise);
 --timeout the command must finish within S seconds;
+--cpu-seconds the command's CPU time (user + system) must stay below S: a
+          cost bound that a loaded machine does not make flaky, unlike the
+          wall-clock --timeout;
 --exit    the exit status the command must have (default 0; a list: 0,1,2);
 --max-out the command's standard output must be at most N bytes (a
           diagnostic must not echo a 10 MB line).
@@ -34,6 +37,7 @@ def main():
     ap.add_argument("--as-mb", type=int)
     ap.add_argument("--rss-mb", type=int)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--cpu-seconds", type=float)
     ap.add_argument("--exit", default="0",
                     help="expected exit status, or a comma-separated list")
     ap.add_argument("--max-out", type=int)
@@ -73,6 +77,10 @@ def main():
         return 1
     if p.returncode not in [int(x) for x in a.exit.split(",")]:
         print(f"limit.py: exit status {p.returncode}, expected {a.exit}")
+        return 1
+    cpu = ru.ru_utime + ru.ru_stime
+    if a.cpu_seconds and not san and cpu > a.cpu_seconds:
+        print(f"limit.py: {cpu:.2f} s of CPU time > {a.cpu_seconds} s")
         return 1
     if a.rss_mb and not san and ru.ru_maxrss > a.rss_mb * 1024:
         print(f"limit.py: peak RSS {ru.ru_maxrss // 1024} MB > {a.rss_mb} MB")
