@@ -66,6 +66,8 @@ for _var in ["HOME", "PATH"]:
 # Permission tests: root reads and writes whatever the mode bits say, so as
 # root they run the tool as 'nobody' (setpriv); where that is impossible
 # they are unsupported.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("unprivileged")
     config.substitutions.append(("%unprivileged", ""))
@@ -76,3 +78,11 @@ elif shutil.which("setpriv"):
         "setpriv --reuid=65534 --regid=65534 --clear-groups"))
 else:
     lit_config.note("root without setpriv: the permission tests are skipped")
+
+# A C compiler for the C API header's example.
+_cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+if _cc:
+    config.available_features.add("cc")
+    config.substitutions.append(("%cc", _cc))
+else:
+    lit_config.note("no C compiler: the C header example test is skipped")

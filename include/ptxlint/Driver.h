@@ -12,6 +12,7 @@
 #include "ptxlint/Linter.h"
 #include "ptxlint/Output.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct DriverOptions {
   std::string ConfigPath;            ///< --config (empty: discover)
   bool NoConfig = false;             ///< --no-config
   bool FollowLinks = false;          ///< --follow-links: walk linked folders
+  std::string StdinName;             ///< --stdin-filename: "-" is this file
   OutputFormat Format = OutputFormat::Text;
   TextStyle Style;
   bool Fix = false;                  ///< --fix: rewrite files
@@ -62,9 +64,26 @@ std::string fixToFixpoint(const std::string &Name, std::string Text,
                           std::vector<AppliedFix> &Applied,
                           unsigned MaxRounds = 8);
 
-/// Replaces Path's contents atomically (temporary file in the same folder,
-/// then rename), keeping its permissions. Returns an error message or "".
-std::string writeFileAtomically(const std::string &Path, std::string_view Text);
+/// What identifies the version of a file that was read, to notice a change
+/// before replacing it (--fix).
+struct FileStamp {
+  uint64_t Device = 0, Inode = 0, Size = 0;
+  int64_t MtimeNs = 0;
+  bool Regular = false;
+  bool operator==(const FileStamp &O) const {
+    return Device == O.Device && Inode == O.Inode && Size == O.Size &&
+           MtimeNs == O.MtimeNs;
+  }
+  bool operator!=(const FileStamp &O) const { return !(*this == O); }
+};
+
+/// Replaces Path's contents atomically: a temporary file in the same folder
+/// with the old file's owner, group and mode, fsync'ed, then renamed over
+/// it. Refuses (returns why, ending "; not fixed") a file that is read-only,
+/// has other hard links, or is no longer the version Expected (edited while
+/// the fixes were computed). Returns "" on success.
+std::string writeFileAtomically(const std::string &Path, std::string_view Text,
+                                const FileStamp *Expected = nullptr);
 
 } // namespace ptxlint
 #endif

@@ -26,6 +26,9 @@ std::optional<OutputFormat> parseOutputFormat(std::string_view Name);
 struct RunSummary {
   size_t Files = 0;
   unsigned Errors = 0, Warnings = 0, Notes = 0;
+  /// False when the run exits 2 (an input that could not be read, a bad
+  /// configuration): its report is incomplete.
+  bool ExecutionSuccessful = true;
 };
 
 /// A problem of the run rather than of a file's text: an input that cannot
@@ -47,10 +50,14 @@ public:
   /// One file's diagnostics (already filtered), in report order.
   virtual void file(const SourceBuffer &Buffer,
                     const std::vector<Diagnostic> &Diags) = 0;
+  /// A problem of the run (the caller also prints it to stderr); JSON and
+  /// SARIF list them at the end.
+  virtual void notice(const ToolNotice &N) { Notices.push_back(N); }
   virtual void end(const RunSummary &Summary) {}
 
 protected:
   std::string &Out;
+  std::vector<ToolNotice> Notices;
 };
 
 std::unique_ptr<DiagnosticSink> createSink(OutputFormat Format,

@@ -9,7 +9,7 @@
  * one handle is not used by two threads at once.
  *
  *   ptxlint_options *o = ptxlint_options_create();
- *   ptxlint_options_set_target(o, "sm_90a");
+ *   ptxlint_options_set_target(o, "sm_90a", 0);
  *   ptxlint_result *r = ptxlint_lint_string("k.ptx", text, len, o);
  *   for (size_t i = 0; i < ptxlint_result_count(r); ++i)
  *     printf("%u:%u %s [%s]\n", ptxlint_diag_line(r, i),
@@ -52,7 +52,8 @@ const char *ptxlint_last_error(void);
 ptxlint_options *ptxlint_options_create(void);
 void ptxlint_options_destroy(ptxlint_options *opts);
 /* Target / PTX version for modules without .target / .version; override != 0
- * lets them replace the module's own directives. Return 0, or -1. */
+ * lets them replace the module's own directives. Return 0, or -1 (an
+ * unknown target such as "sm_zz"). */
 int ptxlint_options_set_target(ptxlint_options *opts, const char *target,
                                int override_module);
 int ptxlint_options_set_ptx_version(ptxlint_options *opts, unsigned major,
@@ -62,7 +63,8 @@ int ptxlint_options_set_severity(ptxlint_options *opts, const char *rule,
                                  int severity);
 
 /* Lint a module given as text (need not be NUL-terminated) or a file.
- * opts may be NULL. NULL on failure (unreadable file, out of memory). */
+ * opts may be NULL. NULL on failure (unreadable file, a folder, out of
+ * memory). */
 ptxlint_result *ptxlint_lint_string(const char *name, const char *text,
                                     size_t length, const ptxlint_options *opts);
 ptxlint_result *ptxlint_lint_file(const char *path, const ptxlint_options *opts);

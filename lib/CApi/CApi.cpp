@@ -2,15 +2,15 @@
 
 #include "ptxlint/ptxlint.h"
 
+#include "Driver/Inputs.h"
+#include "ptxlint/Config.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/Lower.h"
 #include "ptxlint/Render.h"
 #include "ptxlint/RuleRegistry.h"
 
-#include <fstream>
 #include <memory>
 #include <new>
-#include <sstream>
 
 struct ptxlint_options {
   ptxlint::LintOptions Lint;
@@ -82,6 +82,10 @@ void ptxlint_options_destroy(ptxlint_options *O) { delete O; }
 int ptxlint_options_set_target(ptxlint_options *O, const char *T, int Override) {
   if (!O || !T) {
     setError("null argument");
+    return -1;
+  }
+  if (!ptxlint::isValidTargetName(T)) {
+    setError(std::string("unknown target '") + T + "' (such as sm_90a or sm_100f)");
     return -1;
   }
   return guarded(-1, [&] {
@@ -156,14 +160,15 @@ ptxlint_result *ptxlint_lint_file(const char *Path, const ptxlint_options *O) {
     return nullptr;
   }
   return guarded(static_cast<ptxlint_result *>(nullptr), [&]() -> ptxlint_result * {
-    std::ifstream In(Path, std::ios::binary);
-    if (!In) {
-      setError(std::string("cannot open '") + Path + "'");
+    // The command's reader: a folder, a file over 4 GiB or one that changes
+    // while it is read fails with a message.
+    ptxlint::InputText In;
+    std::string Err;
+    if (!ptxlint::readInput(Path, In, Err)) {
+      setError(Err);
       return nullptr;
     }
-    std::ostringstream SS;
-    SS << In.rdbuf();
-    std::string Text = SS.str();
+    std::string_view Text = In.view();
     return ptxlint_lint_string(Path, Text.data(), Text.size(), O);
   });
 }

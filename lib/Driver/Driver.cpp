@@ -31,8 +31,8 @@ struct Outcome {
   bool VerifyFailed = false;
   std::vector<AppliedFix> Fixed;
   std::string Diff;
-  std::string FixedText; ///< --fix on standard input: printed, not written
   bool Changed = false;
+  bool SourceOut = false; ///< --fix on standard input: print Buffer's text
   bool PtxasRejected = false;
 };
 
@@ -41,23 +41,31 @@ Outcome process(const Task &T, const DriverOptions &O) {
   InputText In;
   std::string ReadError;
   if (!readInput(T.Path, In, ReadError)) {
-    R.IoError = "ptxlint: error: " + ReadError + "\n";
+    R.IoError = ReadError;
     return R;
   }
-  std::string Name = T.Path == "-" ? "<stdin>" : T.Path;
+  std::string Name = T.Path != "-"          ? T.Path
+                     : O.StdinName.empty() ? "<stdin>"
+                                           : O.StdinName;
   LintResult LR;
   if (O.Fix || O.Diff) {
     std::string Text(In.view());
+    const FileStamp Stamp = In.Stamp;
     In = InputText();
     std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed);
     R.Changed = New != Text;
-    if (R.Changed) {
-      if (O.Diff)
-        R.Diff = unifiedDiff(Name, Text, New);
-      else if (T.Path == "-")
-        R.FixedText = New;
-      else if (std::string Err = writeFileAtomically(T.Path, New); !Err.empty())
-        R.IoError = "ptxlint: error: " + Err + "\n";
+    R.SourceOut = T.Path == "-" && !O.Diff;
+    if (R.Changed && O.Diff) {
+      R.Diff = unifiedDiff(Name, Text, New);
+    } else if (R.Changed && T.Path != "-") {
+      std::string Err = writeFileAtomically(T.Path, New,
+                                            Stamp.Regular ? &Stamp : nullptr);
+      if (!Err.empty()) {
+        // Nothing was written: no fix is reported.
+        R.IoError = Err;
+        R.Fixed.clear();
+        R.Changed = false;
+      }
     }
     // Report against what is on disk now (the original text for --diff or a
     // failed write).
@@ -115,6 +123,41 @@ void count(const std::vector<Diagnostic> &Diags, RunSummary &S) {
 
 int runDriver(const DriverOptions &O, const DriverWriter &Write) {
   bool IoError = false, ConfigError = false, AnyError = false, AnyDiff = false;
+  std::string Out;
+  std::unique_ptr<DiagnosticSink> Sink = createSink(O.Format, Out, O.Style);
+  RunSummary Summary;
+  bool DiagnosticsShown = !O.Diff && !O.Verify;
+  // --fix on standard input prints the fixed text on standard output, alone:
+  // the report (in any format) then goes to standard error.
+  const bool ReportToStderr =
+      O.Fix && !O.Diff &&
+      std::find(O.Inputs.begin(), O.Inputs.end(), "-") != O.Inputs.end();
+  // There the report is held to the end, in one piece.
+  auto Flush = [&] {
+    if (ReportToStderr)
+      return;
+    Write(Out, false);
+    Out.clear();
+  };
+  // A problem of the run: on stderr at once, and in the JSON/SARIF report.
+  auto Report = [&](ToolNotice N) {
+    IoError |= N.Level >= Severity::Error;
+    Write(renderNotice(N), true);
+    if (DiagnosticsShown)
+      Sink->notice(N);
+  };
+  auto Finish = [&] {
+    if (DiagnosticsShown) {
+      Summary.ExecutionSuccessful = !IoError && !ConfigError;
+      Sink->end(Summary);
+    }
+    Write(Out, ReportToStderr);
+    Out.clear();
+  };
+  if (DiagnosticsShown) {
+    Sink->begin();
+    Flush();
+  }
 
   // Configuration of each file, decided up front (cheap, cached per folder).
   ConfigFinder Finder;
@@ -122,24 +165,26 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
   if (!O.ConfigPath.empty()) {
     std::string IoErr;
     if (!Finder.setExplicit(O.ConfigPath, Bad, IoErr)) {
-      Write("ptxlint: error: " + IoErr + "\n", true);
+      Report({Severity::Error, IoErr});
+      Finish();
       return 2;
     }
   }
   std::vector<ToolNotice> Notices;
   std::vector<std::string> Files = expandInputs(O.Inputs, O.FollowLinks, Notices);
-  for (const ToolNotice &N : Notices) {
-    IoError |= N.Level >= Severity::Error;
-    Write(renderNotice(N), true);
-  }
+  for (ToolNotice &N : Notices)
+    Report(std::move(N));
 
   std::vector<Task> Tasks(Files.size());
   for (size_t K = 0; K < Files.size(); ++K) {
     Task &T = Tasks[K];
     T.Path = Files[K];
+    // Standard input takes the configuration of the file it stands for.
+    const std::string &ConfigPath =
+        T.Path == "-" && !O.StdinName.empty() ? O.StdinName : T.Path;
     const ConfigFile *Cfg = nullptr;
     if (!O.NoConfig) {
-      ConfigFinder::Result R = Finder.find(T.Path, Bad);
+      ConfigFinder::Result R = Finder.find(ConfigPath, Bad);
       T.Skip = R.Failed;
       Cfg = R.Config;
     }
@@ -148,7 +193,7 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
       T.BadConfigs.push_back(std::move(B));
     Bad.clear();
     if (!T.Skip)
-      T.Opts = resolveOptions(Cfg, T.Path, O.Cli, O.Base);
+      T.Opts = resolveOptions(Cfg, ConfigPath, O.Cli, O.Base);
   }
 
   // Lint in parallel; print in input order as soon as each file is ready.
@@ -173,8 +218,7 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
         } catch (const std::bad_alloc &) {
           // Whatever the file held is freed by now: report, go on.
           R = Outcome();
-          R.IoError = "ptxlint: error: out of memory while linting '" +
-                      Tasks[K].Path + "'\n";
+          R.IoError = "out of memory while linting '" + Tasks[K].Path + "'";
         }
       }
       std::lock_guard<std::mutex> L(M);
@@ -190,15 +234,6 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
   if (Jobs <= 1)
     Worker();
 
-  std::string Out;
-  std::unique_ptr<DiagnosticSink> Sink = createSink(O.Format, Out, O.Style);
-  RunSummary Summary;
-  bool DiagnosticsShown = !O.Diff && !O.Verify;
-  if (DiagnosticsShown) {
-    Sink->begin();
-    Write(Out, false);
-    Out.clear();
-  }
   unsigned FixedTotal = 0, FilesFixed = 0;
   for (size_t K = 0; K < Tasks.size(); ++K) {
     Outcome R;
@@ -218,20 +253,16 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
       }
     }
     if (Tasks[K].Skip) {
-      Write("ptxlint: error: '" + Tasks[K].Path +
-                "' not linted: its configuration file is invalid\n",
-            true);
-      Write(Out, false);
-      Out.clear();
+      ConfigError = true;
+      Report({Severity::Error, "'" + Tasks[K].Path +
+                                   "' not linted: its configuration file is invalid"});
+      Flush();
       continue;
     }
-    if (!R.IoError.empty()) {
-      IoError = true;
-      Write(R.IoError, true);
-    }
+    if (!R.IoError.empty())
+      Report({Severity::Error, R.IoError});
     if (!R.Buffer) {
-      Write(Out, false);
-      Out.clear();
+      Flush();
       continue;
     }
     ++Summary.Files;
@@ -247,8 +278,8 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
       FixedTotal += unsigned(R.Fixed.size());
       ++FilesFixed;
     }
-    if (!R.FixedText.empty())
-      Out += R.FixedText;
+    if (R.SourceOut)
+      Write(R.Buffer->text(), false);
     if (O.Diff) {
       AnyDiff |= !R.Diff.empty();
       Out += R.Diff;
@@ -257,20 +288,16 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
         Out += R.Buffer->name() + ": -verify failed\n" + R.VerifyReport;
         AnyError = true;
       }
-    } else if (R.FixedText.empty()) {
+    } else {
       AnyError |= R.PtxasRejected;
       count(R.Diags, Summary);
       Sink->file(*R.Buffer, R.Diags);
     }
-    Write(Out, false);
-    Out.clear();
+    Flush();
   }
   for (std::thread &T : Pool)
     T.join();
-  if (DiagnosticsShown) {
-    Sink->end(Summary);
-    Write(Out, false);
-  }
+  Finish();
   if (O.Fix && !O.Diff && FixedTotal)
     Write("ptxlint: fixed " + std::to_string(FixedTotal) + " problem" +
               (FixedTotal == 1 ? "" : "s") + " in " +

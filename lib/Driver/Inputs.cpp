@@ -151,16 +151,6 @@ int64_t mtimeNs(const struct stat &St) {
   return int64_t(St.st_mtim.tv_sec) * 1000000000 + St.st_mtim.tv_nsec;
 }
 
-FileStamp stampFromStat(const struct stat &St) {
-  FileStamp S;
-  S.Device = uint64_t(St.st_dev);
-  S.Inode = uint64_t(St.st_ino);
-  S.Size = uint64_t(St.st_size);
-  S.MtimeNs = mtimeNs(St);
-  S.Regular = S_ISREG(St.st_mode);
-  return S;
-}
-
 /// read() that retries on EINTR; -1 on error.
 ssize_t readSome(int FD, char *P, size_t N) {
   for (;;) {
@@ -200,14 +190,14 @@ bool readRegular(int FD, const std::string &Path, const struct stat &St,
   char Extra;
   struct stat After;
   if (Got != Size || readSome(FD, &Extra, 1) != 0 || fstat(FD, &After) != 0 ||
-      stampFromStat(After) != stampFromStat(St)) {
+      stampOf(After) != stampOf(St)) {
     Error = "'" + Path + "' changed while it was read; not linted";
     return false;
   }
   Data[Size] = 0;
   Out.Data = std::move(Data);
   Out.Size = Size;
-  Out.Stamp = stampFromStat(St);
+  Out.Stamp = stampOf(St);
   return true;
 }
 
@@ -310,12 +300,14 @@ bool readInput(const std::string &Path, InputText &Out, std::string &Error) {
   return Ok;
 }
 
-bool stampOf(const std::string &Path, FileStamp &Out) {
-  struct stat St;
-  if (stat(Path.c_str(), &St) != 0)
-    return false;
-  Out = stampFromStat(St);
-  return true;
+FileStamp stampOf(const struct stat &St) {
+  FileStamp S;
+  S.Device = uint64_t(St.st_dev);
+  S.Inode = uint64_t(St.st_ino);
+  S.Size = uint64_t(St.st_size);
+  S.MtimeNs = mtimeNs(St);
+  S.Regular = S_ISREG(St.st_mode);
+  return S;
 }
 
 } // namespace ptxlint

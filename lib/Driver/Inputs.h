@@ -11,6 +11,7 @@
 #ifndef PTXLINT_DRIVER_INPUTS_H
 #define PTXLINT_DRIVER_INPUTS_H
 
+#include "ptxlint/Driver.h"
 #include "ptxlint/Output.h"
 
 #include <cstdint>
@@ -18,6 +19,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+struct stat;
 
 namespace ptxlint {
 
@@ -31,19 +34,6 @@ bool isLintableName(std::string_view FileName);
 std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
                                       bool FollowLinks,
                                       std::vector<ToolNotice> &Notices);
-
-/// What identifies the version of a file that was read, to notice a change
-/// before replacing it (--fix).
-struct FileStamp {
-  uint64_t Device = 0, Inode = 0, Size = 0;
-  int64_t MtimeNs = 0;
-  bool Regular = false;
-  bool operator==(const FileStamp &O) const {
-    return Device == O.Device && Inode == O.Inode && Size == O.Size &&
-           MtimeNs == O.MtimeNs;
-  }
-  bool operator!=(const FileStamp &O) const { return !(*this == O); }
-};
 
 /// The largest input read, as the scanner's 32-bit offsets allow; streams
 /// (standard input, pipes, devices such as /dev/zero) stop there too.
@@ -63,8 +53,8 @@ struct InputText {
 /// was read. Throws std::bad_alloc when memory runs out.
 bool readInput(const std::string &Path, InputText &Out, std::string &Error);
 
-/// The stamp of Path now (false if it cannot be stat'ed).
-bool stampOf(const std::string &Path, FileStamp &Out);
+/// The stamp of a file from its stat().
+FileStamp stampOf(const struct stat &St);
 
 } // namespace ptxlint
 #endif

@@ -118,11 +118,19 @@ public:
   void end(const RunSummary &S) override {
     J.arrayEnd();
     J.attributeEnd();
+    J.attributeArray("notifications", [&] {
+      for (const ToolNotice &N : Notices)
+        J.object([&] {
+          J.attribute("severity", severityName(N.Level));
+          J.attribute("message", N.Message);
+        });
+    });
     J.attributeObject("summary", [&] {
       J.attribute("files", int64_t(S.Files));
       J.attribute("errors", S.Errors);
       J.attribute("warnings", S.Warnings);
       J.attribute("notes", S.Notes);
+      J.attribute("executionSuccessful", S.ExecutionSuccessful);
     });
     J.objectEnd();
     OS << '\n';
@@ -138,6 +146,10 @@ private:
 class GithubSink : public DiagnosticSink {
 public:
   using DiagnosticSink::DiagnosticSink;
+  void notice(const ToolNotice &N) override {
+    Out += std::string(N.Level >= Severity::Error ? "::error::" : "::warning::") +
+           escapeGithubData("ptxlint: " + N.Message) + "\n";
+  }
   void file(const SourceBuffer &B, const std::vector<Diagnostic> &Diags) override {
     for (const Diagnostic &D : Diags) {
       const char *Cmd = D.Level >= Severity::Error     ? "error"
@@ -310,7 +322,17 @@ public:
     J.arrayEnd();
     J.attributeEnd(); // results
     J.attributeArray("invocations", [&] {
-      J.object([&] { J.attribute("executionSuccessful", true); });
+      J.object([&] {
+        J.attribute("executionSuccessful", S.ExecutionSuccessful);
+        J.attributeArray("toolExecutionNotifications", [&] {
+          for (const ToolNotice &N : Notices)
+            J.object([&] {
+              J.attribute("level", sarifLevel(N.Level));
+              J.attributeObject("message",
+                                [&] { J.attribute("text", N.Message); });
+            });
+        });
+      });
     });
     J.objectEnd(); // run
     J.arrayEnd();

@@ -73,3 +73,16 @@ TEST_CASE("C API: lowering") {
   CHECK(ptxlint_result_errors(R) == 0);
   ptxlint_result_destroy(R);
 }
+
+TEST_CASE("C API: an unknown target and a folder fail with a message") {
+  ptxlint_options *O = ptxlint_options_create();
+  REQUIRE(O);
+  CHECK(ptxlint_options_set_target(O, "sm_zz", 0) == -1);
+  CHECK(std::string(ptxlint_last_error()).find("unknown target 'sm_zz'") !=
+        std::string::npos);
+  CHECK(ptxlint_options_set_target(O, "sm_90a", 0) == 0);
+  CHECK(ptxlint_lint_file("/tmp", O) == nullptr);
+  CHECK(std::string(ptxlint_last_error()).find("cannot open '/tmp': Is a directory") !=
+        std::string::npos);
+  ptxlint_options_destroy(O);
+}

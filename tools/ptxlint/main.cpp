@@ -17,6 +17,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -73,6 +74,11 @@ cl::opt<bool> FollowLinksOpt(
     "follow-links",
     cl::desc("Walk into links to folders (loops are detected and skipped)"),
     cl::cat(Category));
+cl::opt<std::string> StdinNameOpt(
+    "stdin-filename",
+    cl::desc("The file that standard input ('-') stands for: its name in "
+             "diagnostics, and its .ptxlint.yaml"),
+    cl::value_desc("path"), cl::cat(Category));
 cl::opt<std::string> FormatOpt(
     "format", cl::desc("Output format: text, json, sarif or github"),
     cl::value_desc("text|json|sarif|github"), cl::init("text"),
@@ -89,8 +95,11 @@ cl::opt<unsigned> JobsOpt("jobs",
                                    "functions when there are fewer files "
                                    "(default: all cores)"),
                           cl::value_desc("N"), cl::init(0), cl::cat(Category));
-cl::alias JobsAlias("j", cl::desc("Alias for --jobs"), cl::aliasopt(JobsOpt),
-                    cl::NotHidden);
+// -j is its own option, not an alias: only an option may take its value
+// glued on ("-j2"; an alias's "-j2" reads as a group of one-letter flags).
+cl::opt<unsigned> JobsShortOpt("j", cl::desc("Alias for --jobs"),
+                               cl::value_desc("N"), cl::Prefix, cl::init(0),
+                               cl::cat(Category));
 cl::opt<bool> ListRulesOpt(
     "list-rules",
     cl::desc("List every rule (code, name, default, group, fix, summary); "
@@ -198,7 +207,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!ExplainOpt.empty()) {
+    // Codes are upper case; "s003" means S003.
+    std::string Upper = ExplainOpt;
+    for (char &C : Upper)
+      C = char(std::toupper(static_cast<unsigned char>(C)));
     const ptxlint::RuleInfo *R = ptxlint::findRule(ExplainOpt);
+    if (!R)
+      R = ptxlint::findRule(Upper);
     if (!R)
       return usage("unknown rule '" + ExplainOpt + "' (see --list-rules)");
     outs() << ptxlint::renderRuleExplanation(*R);
@@ -241,6 +256,7 @@ int main(int argc, char **argv) {
   D.ConfigPath = ConfigOpt;
   D.NoConfig = NoConfigOpt;
   D.FollowLinks = FollowLinksOpt;
+  D.StdinName = StdinNameOpt;
   if (!D.ConfigPath.empty() && D.NoConfig)
     return usage("--config and --no-config exclude each other");
   D.Format = *Format;
@@ -248,7 +264,7 @@ int main(int argc, char **argv) {
   D.Diff = DiffOpt;
   D.Verify = VerifyOpt;
   D.Stats = StatsOpt;
-  D.Jobs = JobsOpt;
+  D.Jobs = JobsShortOpt.getNumOccurrences() ? JobsShortOpt : JobsOpt;
   D.Ptxas = PtxasOpt;
   D.PtxasOutput = OutputOpt;
   const char *NoColor = std::getenv("NO_COLOR");
