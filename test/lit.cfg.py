@@ -24,7 +24,7 @@ config.environment["NO_COLOR"] = "1"
 if os.path.isdir(config.corpus_dir):
     config.available_features.add("corpus")
 else:
-    lit_config.note("../shared/corpus not found: corpus tests are skipped")
+    lit_config.note(config.corpus_dir + " not found: corpus tests are skipped")
 ptxas = os.environ.get("PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
