@@ -1254,6 +1254,22 @@ bool FlowFunction::definitelyOverlap(const AddrKey &A, uint64_t SizeA,
   return Covers(A, SizeA) || Covers(B, SizeB);
 }
 
+bool FlowFunction::defines(uint32_t K, int32_t R) const {
+  // Defs is in program order: the definitions of K are one run.
+  auto It = std::lower_bound(Defs.begin(), Defs.end(), K,
+                             [](const Def &D, uint32_t X) { return D.Inst < X; });
+  for (; It != Defs.end() && It->Inst == K; ++It)
+    if (It->Reg == R)
+      return true;
+  return false;
+}
+
+uint32_t FlowFunction::blockOf(uint32_t K) const {
+  auto It = std::upper_bound(Blocks.begin(), Blocks.end(), K,
+                             [](uint32_t X, const Block &B) { return X < B.Begin; });
+  return It == Blocks.begin() ? 0 : uint32_t(It - Blocks.begin() - 1);
+}
+
 bool FlowFunction::callHasEffects(const FlowInst &I) const {
   for (const Opnd &O : I.Ops) {
     if (O.K == Opnd::Reg)

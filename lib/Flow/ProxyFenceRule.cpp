@@ -4,10 +4,11 @@
 // stmatrix) is not ordered with a later access to the same memory by the
 // async proxy (bulk/tensor store, bulk reduction, shared::cta ->
 // shared::cluster copy) unless a fence.proxy.async covering shared memory
-// runs in between (9.7.9.25.2). Likewise an mbarrier initialised by
-// mbarrier.init and then signalled by a bulk copy needs the init to be made
-// visible to the async proxy (fence.proxy.async or fence.mbarrier_init; a
-// CTA barrier in between is accepted, as libcu++ relies on it).
+// runs in between (9.7.9.25.2). Likewise (F410, a warning: shipped kernels
+// omit it) an mbarrier initialised by mbarrier.init and then signalled by a
+// bulk copy needs the init to be made visible to the async proxy
+// (fence.proxy.async or fence.mbarrier_init; a CTA barrier in between is
+// accepted, as libcu++ relies on it).
 //
 // Only writes whose address definitely overlaps the async access (same
 // symbol and overlapping constant offsets, a store that covers the whole
@@ -156,7 +157,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           if (!St.Init || !isPending(S.F[X]) || !(St.Addr == Bar))
             continue;
           ReportedAt[K] = 1;
-          C.diag(rules::FlowMissingProxyFence, I.Range,
+          C.diag(rules::FlowMbarrierInitUnfenced, I.Range,
                  "this copy signals an mbarrier whose mbarrier.init is not "
                  "made visible to the async proxy")
               .note(FF.Insts[St.Inst].Range,
