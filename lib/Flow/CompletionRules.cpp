@@ -137,17 +137,21 @@ void runCompletionRules(const FlowRuleContext &C) {
   };
 
   // A wait of kind R: copies of that kind that are still uncommitted.
-  // "wait_group N" with N > 0 may deliberately leave the newest, not yet
-  // committed copies in flight ("issue next stage, wait for the older one,
-  // then commit"), so only wait_group 0 is judged, unless the function
-  // never commits that kind at all.
+  // "cp.async.wait_group N" with N > 0 may deliberately leave the newest,
+  // not yet committed copies in flight ("issue next stage, wait for the
+  // older one, then commit"), so only wait_group 0 is judged, unless the
+  // function never commits cp.async at all. Bulk stores are committed right
+  // after they are issued (the source must not be rewritten before a .read
+  // wait covers them), so every bulk wait is judged: the store, its commit
+  // and the wait are often guarded by separate tests of one register, which
+  // the path conditions correlate.
   const bool HasArriveHandOver = FF.has(OpKind::CpAsyncMbarrierArrive);
   auto CheckUncommitted = [&](const CompState &S, Role R, uint32_t WaitK) {
     const FlowInst &W = FF.Insts[WaitK];
     auto N = FF.constant(W.op(W.Op.WaitNOp));
     bool NeverCommits = R == Role::CpAsync ? !HasCommit && !HasArriveHandOver
                                            : !HasBulkCommit;
-    if (!N || (*N != 0 && !NeverCommits))
+    if (!N || (R == Role::CpAsync && *N != 0 && !NeverCommits))
       return;
     for (size_t K = 0; K < Sites.size(); ++K) {
       if (Sites[K].R != R || !S.U[K].holds() || ReportedSite[K])

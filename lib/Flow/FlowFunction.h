@@ -239,6 +239,10 @@ public:
   /// (at least one byte).
   bool definitelyOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
                          uint64_t SizeB) const;
+  /// Both addresses may touch a common byte: same base, and not two known
+  /// disjoint constant ranges (a size of 0: unknown, to the end of the base).
+  bool mayOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
+                  uint64_t SizeB) const;
   /// Calls to a function defined in this module (which may commit, wait or
   /// fence on the caller's behalf) make rules forget what they know.
   bool callHasEffects(const FlowInst &I) const;

@@ -40,6 +40,18 @@ bool isGenericWrite(const AsyncOp &Op) {
           Op.Dst == Space::Generic);
 }
 
+/// The CTA barrier closest before instruction K in the text, not before
+/// instruction From and at most 64 instructions back; -1 if none. (Only
+/// for a note: the usual shape is "write; fence; bar.sync; store".)
+int64_t barrierBefore(const FlowFunction &FF, uint32_t K, uint32_t From) {
+  for (uint32_t X = K, N = 0; X > From && N < 64; ++N) {
+    --X;
+    if (FF.Insts[X].Op.Kind == OpKind::Barrier)
+      return X;
+  }
+  return -1;
+}
+
 } // namespace
 
 void runProxyFenceRule(const FlowRuleContext &C) {
@@ -134,19 +146,39 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       if (Report && !ReportedAt[K] && Op.readsSharedAsync()) {
         AddrKey Src = FF.address(I.op(Op.SrcOp));
         uint64_t Bytes = C.copyBytes(I).value_or(0);
-        for (size_t X = 0; X < Sites.size(); ++X) {
+        // A definite overlap is an error; a write into the same shared
+        // object at an offset the analysis cannot pin down (a per-thread
+        // address, "smem + (tid << 2) + 512") a warning.
+        int32_t Definite = -1, Maybe = -1;
+        for (size_t X = 0; X < Sites.size() && Definite < 0; ++X) {
           const Site &St = Sites[X];
-          if (St.Init || !isPending(S.F[X]) ||
-              !FF.definitelyOverlap(St.Addr, St.Bytes, Src, Bytes))
+          if (St.Init || !isPending(S.F[X]))
             continue;
+          if (FF.definitelyOverlap(St.Addr, St.Bytes, Src, Bytes))
+            Definite = int32_t(X);
+          else if (Maybe < 0 && FF.mayOverlap(St.Addr, St.Bytes, Src, Bytes))
+            Maybe = int32_t(X);
+        }
+        if (Definite >= 0 || Maybe >= 0) {
           ReportedAt[K] = 1;
-          C.diag(rules::FlowMissingProxyFence, I.Range,
-                 "this async-proxy copy reads shared memory written through "
-                 "the generic proxy without an intervening fence.proxy.async")
-              .note(FF.Insts[St.Inst].Range,
-                    "generic-proxy write here; add fence.proxy.async.shared::cta "
-                    "between it and the copy");
-          break;
+          const Site &St = Sites[size_t(Definite >= 0 ? Definite : Maybe)];
+          auto D = Definite >= 0
+                       ? C.diag(rules::FlowMissingProxyFence, I.Range,
+                                "this async-proxy copy reads shared memory "
+                                "written through the generic proxy without an "
+                                "intervening fence.proxy.async")
+                       : C.likely(rules::FlowMissingProxyFence, I.Range,
+                                  "this async-proxy copy reads shared memory "
+                                  "that a generic-proxy write may have "
+                                  "written, without an intervening "
+                                  "fence.proxy.async");
+          D.note(FF.Insts[St.Inst].Range,
+                 "generic-proxy write here; add fence.proxy.async.shared::cta "
+                 "between it and the copy");
+          if (int64_t Bar = barrierBefore(FF, K, St.Inst); Bar >= 0)
+            D.note(FF.Insts[size_t(Bar)].Range,
+                   "this barrier orders the threads, not the proxies: the "
+                   "writers' fence.proxy.async belongs before it");
         }
       }
       if (Report && !ReportedAt[K] && Op.isCopy() &&
