@@ -52,6 +52,19 @@ int64_t barrierBefore(const FlowFunction &FF, uint32_t K, uint32_t From) {
   return -1;
 }
 
+/// The write of a site to name in a note: the closest one before the copy
+/// at K in the text (sites merge many writes), else the site's first.
+uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int32_t> &SiteOf,
+                     uint32_t K, uint32_t First) {
+  int32_t Site = SiteOf[First];
+  for (uint32_t X = K, N = 0; X > First && N < 512; ++N) {
+    --X;
+    if (SiteOf[X] == Site)
+      return X;
+  }
+  return First;
+}
+
 } // namespace
 
 void runProxyFenceRule(const FlowRuleContext &C) {
@@ -96,7 +109,17 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       }
     } else if (isGenericWrite(I.Op)) {
       AddrKey A = FF.address(I.op(I.Op.DstOp));
-      if (A.valid() && SameBase(Sources, A)) {
+      if (!A.valid() || !SameBase(Sources, A))
+        continue;
+      // Per-thread writes into one object ("smem + tid*4 + c": offset
+      // unknown) are one site: an unrolled epilogue has hundreds of them.
+      int32_t Same = -1;
+      for (size_t X = 0; X < Sites.size() && Same < 0 && !A.OffKnown; ++X)
+        if (!Sites[X].Init && Sites[X].Addr == A)
+          Same = int32_t(X);
+      if (Same >= 0) {
+        SiteOf[K] = Same;
+      } else {
         SiteOf[K] = int32_t(Sites.size());
         Sites.push_back({K, false, A, I.Op.AccessBytes});
       }
@@ -172,7 +195,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
                                   "that a generic-proxy write may have "
                                   "written, without an intervening "
                                   "fence.proxy.async");
-          D.note(FF.Insts[St.Inst].Range,
+          D.note(FF.Insts[lastWriteOf(FF, SiteOf, K, St.Inst)].Range,
                  "generic-proxy write here; add fence.proxy.async.shared::cta "
                  "between it and the copy");
           if (int64_t Bar = barrierBefore(FF, K, St.Inst); Bar >= 0)
