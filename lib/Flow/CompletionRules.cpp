@@ -86,27 +86,33 @@ void runCompletionRules(const FlowRuleContext &C) {
   std::vector<Site> Sites;
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
   bool Complete = true;
-  for (uint32_t K : FF.RoleInsts) {
-    const FlowInst &I = FF.Insts[K];
-    Role R;
-    if (I.Op.Kind == OpKind::CpAsync)
-      R = Role::CpAsync;
-    else if (I.Op.isCopy() && I.Op.Comp == Completion::BulkGroup)
-      R = Role::BulkGroup;
-    else if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-             I.Op.writesShared())
-      R = Role::MbarLoad;
-    else
-      continue;
-    if (Sites.size() >= MaxSites) {
-      Complete = false;
-      continue;
+  // Copies that are committed first, then the mbarrier-completed loads: a
+  // kernel's many TMA loads must not crowd its epilogue's stores out of the
+  // site cap.
+  for (bool Loads : {false, true})
+    for (uint32_t K : FF.RoleInsts) {
+      const FlowInst &I = FF.Insts[K];
+      Role R;
+      if (I.Op.Kind == OpKind::CpAsync)
+        R = Role::CpAsync;
+      else if (I.Op.isCopy() && I.Op.Comp == Completion::BulkGroup)
+        R = Role::BulkGroup;
+      else if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
+               I.Op.writesShared())
+        R = Role::MbarLoad;
+      else
+        continue;
+      if ((R == Role::MbarLoad) != Loads)
+        continue;
+      if (Sites.size() >= MaxSites) {
+        Complete = false;
+        continue;
+      }
+      Site S{K, R, FF.address(I.op(I.Op.DstOp)), FF.address(I.op(I.Op.SrcOp)),
+             FF.address(I.op(I.Op.MbarOp)), C.copyBytes(I).value_or(0)};
+      SiteOf[K] = int32_t(Sites.size());
+      Sites.push_back(S);
     }
-    Site S{K, R, FF.address(I.op(I.Op.DstOp)), FF.address(I.op(I.Op.SrcOp)),
-           FF.address(I.op(I.Op.MbarOp)), C.copyBytes(I).value_or(0)};
-    SiteOf[K] = int32_t(Sites.size());
-    Sites.push_back(S);
-  }
   if (Sites.empty())
     return;
   const bool HasCommit = FF.has(OpKind::CpAsyncCommit);
