@@ -2,6 +2,7 @@
 
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
+#include "ptxlint/SpecTables.h"
 #include "ptxlint/SymbolTable.h"
 
 #include <array>
@@ -27,45 +28,40 @@ struct Failure {
 
 [[noreturn]] void fail(std::string Msg) { throw Failure{std::move(Msg)}; }
 
+/// The decoder's group of each qualifier group of the tables, by name.
+const std::pair<std::string_view, Group> TableGroups[] = {
+    {"cache", GCache},         {"dim", GDim},
+    {"level", GLevel},         {"load_mode", GLoadMode},
+    {"completion_mechanism", GCompletion},
+    {"multicast", GMulticast}, {"cta_group", GCtaGroup},
+    {"redOp", GRedOp},         {"noftz", GNoftz},
+    {"type", GType},           {"cache_hint", GCacheHint},
+    {"prefetch_size", GPrefetch}, {"cp_mask", GCpMask},
+    {"read", GRead}};
+
+/// The group of a qualifier word, from the spec tables (the instructions the
+/// builder expresses); -1 when no such group holds it.
 int groupOf(std::string_view W) {
-  if (W == ".ca" || W == ".cg")
-    return GCache;
-  if (W.size() == 3 && W[1] >= '1' && W[1] <= '9' && W[2] == 'd')
-    return GDim;
-  if (W == ".L2")
-    return GLevel;
-  if (W == ".tile" || W == ".tile::gather4" || W == ".tile::scatter4" ||
-      W == ".im2col" || W == ".im2col::w" || W == ".im2col::w::128" ||
-      W == ".im2col_no_offs")
-    return GLoadMode;
-  if (W == ".mbarrier::complete_tx::bytes" || W == ".bulk_group")
-    return GCompletion;
-  if (W == ".multicast::cluster")
-    return GMulticast;
-  if (W == ".cta_group::1" || W == ".cta_group::2")
-    return GCtaGroup;
-  for (unsigned K = 0; K < 8; ++K)
-    if (W == spelling(RedOp(K)))
-      return GRedOp;
-  if (W == ".noftz")
-    return GNoftz;
-  for (unsigned K = 0; K < 10; ++K)
-    if (W == spelling(RedType(K)))
-      return GType;
-  if (W == ".L2::cache_hint")
-    return GCacheHint;
-  if (W == ".L2::64B" || W == ".L2::128B" || W == ".L2::256B")
-    return GPrefetch;
-  if (W == ".cp_mask")
-    return GCpMask;
-  if (W == ".read")
-    return GRead;
+  for (const spec::InstructionSpec &I : spec::instructions()) {
+    if (I.ClassifyOnly)
+      continue;
+    const spec::GroupSpec *G = spec::groupOf(I, W);
+    if (!G)
+      continue;
+    for (const auto &[Name, Id] : TableGroups)
+      if (G->Name == Name)
+        return Id;
+  }
   return -1;
 }
 
+/// Whether the word is a state space of the tables' instructions.
 bool isSpace(std::string_view W) {
-  return W == ".shared" || W == ".shared::cta" || W == ".shared::cluster" ||
-         W == ".global";
+  for (const spec::InstructionSpec &I : spec::instructions())
+    if (const spec::GroupSpec *G = spec::groupOf(I, W);
+        G && !I.ClassifyOnly && G->Kind == spec::GroupKind::StateSpace)
+      return true;
+  return false;
 }
 
 struct Decoder {
