@@ -36,8 +36,16 @@ def main():
         a.module = a.make_10mb[1]
     text = open(a.module).read()
     lines = text.split("\n")
-    # An edit site in the middle of the module: the end of a line in a body.
-    mid = len(lines) // 2
+    # An edit site in the middle of the module: the end of an instruction
+    # line inside a function body (what a user edits).
+    depth, mid = 0, None
+    for i, line in enumerate(lines):
+        code = line.split("//")[0]
+        if i >= len(lines) // 2 and depth > 0 and code.strip().endswith(";") and \
+                "{" not in code and "}" not in code:
+            mid = i
+            break
+        depth += code.count("{") - code.count("}")
     col = len(lines[mid])
 
     p = subprocess.Popen([a.server], stdin=subprocess.PIPE, stdout=subprocess.PIPE)

@@ -64,12 +64,14 @@ void Document::edit(Position From, Position To, std::string_view New) {
   if (B < A)
     std::swap(A, B);
   Text.replace(A, B - A, New);
+  Linter.edited(A, B, New.size());
   LineStarts.clear();
   Stale = true;
 }
 
 void Document::replaceAll(std::string New) {
   Text = std::move(New);
+  Linter.invalidate();
   LineStarts.clear();
   Stale = true;
 }

@@ -9,6 +9,8 @@
 #ifndef PTXLINT_LSP_DOCUMENT_H
 #define PTXLINT_LSP_DOCUMENT_H
 
+#include "Incremental.h"
+
 #include "ptxlint/Diagnostic.h"
 
 #include <cstdint>
@@ -45,6 +47,8 @@ public:
   /// into text()); Stale once the text changed since.
   std::vector<Diagnostic> Diagnostics;
   bool Stale = true;
+  /// Re-lints only the functions edited since the last lint, when exact.
+  IncrementalLinter Linter;
 
 private:
   const std::vector<uint32_t> &lines() const;

@@ -10,6 +10,9 @@
 #include "ptxlint/ptxlint.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 using llvm::json::Array;
@@ -189,8 +192,12 @@ void Server::notification(llvm::StringRef Method, const Object *Params) {
     didOpen(*Params);
   else if (Method == "textDocument/didChange")
     didChange(*Params);
-  else if (Method == "textDocument/didSave")
-    document(*Params).Stale = true; // a .ptxlint.yaml beside it may have changed
+  else if (Method == "textDocument/didSave") {
+    // A .ptxlint.yaml beside it may have changed: a whole-module lint.
+    Document &D = document(*Params);
+    D.Linter.invalidate();
+    D.Stale = true;
+  }
   else if (Method == "textDocument/didClose") {
     std::string Uri = stringField(objectField(*Params, "textDocument"), "uri");
     T.send(Object{{"jsonrpc", "2.0"},
@@ -217,6 +224,8 @@ Value Server::initialize(const Object *Params) {
         Settings.Target = S->str();
       if (auto S = Init->getString("ptxVersion"))
         Settings.PtxVersion = parseVersionPair(*S);
+      if (auto N = Init->getInteger("tensorBoxBytes"); N && *N > 0)
+        TensorBoxBytes = uint64_t(*N);
       if (Init->get("select"))
         Settings.Select = stringList(*Init, "select");
       Settings.ExtendSelect = stringList(*Init, "extendSelect");
@@ -281,14 +290,21 @@ LintOptions Server::optionsFor(const Document &D) const {
   ConfigFinder::Result Cfg = Path.empty() ? ConfigFinder::Result{} : Finder.find(Path, Bad);
   LintOptions Base;
   Base.Threads = 0; // a large module's functions on every core
+  Base.TensorBoxBytes = TensorBoxBytes;
   return resolveOptions(Cfg.Config, Path, Settings, Base);
 }
 
 void Server::lint(Document &D) {
   std::string Path = uriToPath(D.uri());
-  SourceBuffer Buf(Path.empty() ? D.uri() : Path, D.text());
-  D.Diagnostics = ptxlint::lint(Buf, optionsFor(D)).Diagnostics;
+  auto Start = std::chrono::steady_clock::now();
+  D.Diagnostics = D.Linter.lint(Path.empty() ? D.uri() : Path, D.text(), optionsFor(D));
   D.Stale = false;
+  if (Trace) {
+    double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
+                    .count();
+    std::fprintf(stderr, "ptxlint-lsp: lint %s: %s %.1f ms, %zu diagnostics\n", D.uri().c_str(),
+                 D.Linter.lastWasIncremental() ? "incremental" : "full", Ms, D.Diagnostics.size());
+  }
 }
 
 Value Server::range(const Document &D, SourceRange R) const {

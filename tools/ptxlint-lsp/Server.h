@@ -18,7 +18,9 @@
 #include "ptxlint/Config.h"
 #include "ptxlint/Linter.h"
 
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace ptxlint::lsp {
@@ -51,6 +53,9 @@ private:
   Transport &T;
   std::map<std::string, Document> Docs;
   ConfigLayer Settings; ///< initializationOptions: target, ptxVersion, select...
+  std::optional<uint64_t> TensorBoxBytes; ///< initializationOptions.tensorBoxBytes
+  /// PTXLINT_LSP_TRACE=1: one line per lint on stderr (path taken, time).
+  bool Trace = std::getenv("PTXLINT_LSP_TRACE") != nullptr;
   bool Utf8 = false;    ///< positions in UTF-8 bytes (negotiated) or UTF-16
   bool Initialized = false, ShutDown = false, Exited = false;
 };
