@@ -1,6 +1,8 @@
-# Installs libptxlint, its headers under include/ptxlint/ and a CMake package:
+# Installs libptxlint, its headers under include/ptxlint/, a CMake package and
+# a pkg-config file (README "Use as a library"):
 #   find_package(ptxlint CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE ptxlint::ptxlint)
+#   cc app.c $(pkg-config --cflags --libs ptxlint)
 include(CMakePackageConfigHelpers)
 set(PTXLINT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ptxlint)
 
@@ -30,6 +32,8 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ptxlintConfig.cmake.in
   INSTALL_DESTINATION ${PTXLINT_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/ptxlintConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/ptxlint.pc.in ${PROJECT_BINARY_DIR}/ptxlint.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ptxlint.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${PROJECT_BINARY_DIR}/ptxlintConfig.cmake
               ${PROJECT_BINARY_DIR}/ptxlintConfigVersion.cmake
   DESTINATION ${PTXLINT_CMAKE_DIR})

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 PACKAGES=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev llvm-dev llvm-14-tools
-          doctest-dev python3 pre-commit git python3-jsonschema patch)
+          doctest-dev python3 python3-dev pybind11-dev neovim pre-commit git
+          python3-jsonschema patch)
 
 have_all() {
   command -v cmake >/dev/null && command -v ninja >/dev/null && command -v g++ >/dev/null &&
@@ -13,7 +14,8 @@ have_all() {
   [ -d /usr/lib/llvm-14/lib/cmake/llvm ] && command -v FileCheck-14 >/dev/null &&
   [ -f /usr/lib/llvm-14/build/utils/lit/lit.py ] && [ -f /usr/include/doctest/doctest.h ] &&
   command -v pre-commit >/dev/null && command -v patch >/dev/null &&
-  dpkg -s python3-jsonschema >/dev/null 2>&1
+  dpkg -s python3-jsonschema >/dev/null 2>&1 && [ -d /usr/lib/cmake/pybind11 ] &&
+  command -v nvim >/dev/null
 }
 
 if have_all; then

@@ -1,8 +1,33 @@
 #!/usr/bin/env bash
-# README command 1: install what is needed, build, and lint the bundled example
-# (which holds a real mistake, so you see a diagnostic).
+# README command 1: install what is needed, build, lint the bundled example
+# (which holds a real mistake, so you see a diagnostic), then install.
+#
+#   scripts/setup.sh                  on a terminal: asks whether to install
+#   scripts/setup.sh --install        install into ~/.local (/usr/local as root)
+#   scripts/setup.sh --install=PREFIX install into PREFIX
+#   scripts/setup.sh --no-install     build only (what CI does)
+#
+# Installing puts ptxlint and ptxlint-lsp in PREFIX/bin (so the pre-commit
+# hook and editors find them), the library, headers, CMake package and
+# pkg-config file under PREFIX, and the Python package into python3's
+# site-packages (the user site when that one is not writable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+install=ask prefix=""
+for arg in "$@"; do
+  case "$arg" in
+    --install) install=yes ;;
+    --install=*) install=yes prefix=${arg#--install=} ;;
+    --no-install) install=no ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$prefix" ]; then
+  if [ "$(id -u)" -eq 0 ]; then prefix=/usr/local; else prefix="$HOME/.local"; fi
+fi
+
 scripts/install-deps.sh
 scripts/build.sh
 echo
@@ -17,4 +42,36 @@ if [ "$status" -ne 1 ]; then
   exit 1
 fi
 echo
-echo "setup: done. ptxlint is build/bin/ptxlint; 'scripts/test.sh' runs every test."
+
+if [ "$install" = ask ]; then
+  install=no
+  if [ -t 0 ] && [ -t 1 ]; then
+    read -r -p "setup: install ptxlint into $prefix (bin, lib, include, Python package)? [y/N] " reply
+    case "$reply" in [yY]*) install=yes ;; esac
+  fi
+fi
+
+if [ "$install" = yes ]; then
+  # The Python package goes to the interpreter's site-packages; without write
+  # access there (a system python3, not root), to the user site instead.
+  pydir=$(sed -n 's/^PTXLINT_PYTHON_INSTALL_DIR:PATH=//p' build/CMakeCache.txt)
+  if [ -n "$pydir" ] && ! { mkdir -p "$pydir" 2>/dev/null && [ -w "$pydir" ]; }; then
+    pydir=$(python3 -m site --user-site)
+    echo "setup: $(sed -n 's/^PTXLINT_PYTHON_INSTALL_DIR:PATH=//p' build/CMakeCache.txt) is not writable;" \
+         "the Python package goes to $pydir"
+    cmake -S . -B build -DPTXLINT_PYTHON_INSTALL_DIR="$pydir" >/dev/null
+  fi
+  echo "\$ cmake --install build --prefix $prefix"
+  cmake --install build --prefix "$prefix" > build/install.log
+  echo "setup: installed $(wc -l < build/install_manifest.txt) files (build/install_manifest.txt)"
+  case ":$PATH:" in
+    *":$prefix/bin:"*) ;;
+    *) echo "setup: $prefix/bin is not on PATH; add it (e.g. in ~/.profile):"
+       echo "  export PATH=\"$prefix/bin:\$PATH\"" ;;
+  esac
+  echo "setup: done. ptxlint is $prefix/bin/ptxlint (also build/bin/ptxlint);" \
+       "'scripts/test.sh' runs every test."
+else
+  echo "setup: done. ptxlint is build/bin/ptxlint; 'scripts/test.sh' runs every test."
+  echo "setup: to put it on PATH: scripts/setup.sh --install (or cmake --install build --prefix ~/.local)"
+fi

@@ -11,9 +11,14 @@ function(run)
   endif()
   set(LAST_OUT "${OUT}" PARENT_SCOPE)
 endfunction()
-run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+# Staged with DESTDIR: the Python package's destination is the interpreter's
+# site-packages (an absolute path), which a test must not write to.
+set(ENV{DESTDIR} ${WORK_DIR})
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix /prefix)
+unset(ENV{DESTDIR})
 foreach(F include/ptxlint/Builder.h include/ptxlint/ptxlint.h include/ptxlint/Rules.def
-          lib/cmake/ptxlint/ptxlintConfig.cmake lib/cmake/ptxlint/ptxlintTargets.cmake)
+          lib/cmake/ptxlint/ptxlintConfig.cmake lib/cmake/ptxlint/ptxlintTargets.cmake
+          lib/pkgconfig/ptxlint.pc bin/ptxlint bin/ptxlint-lsp)
   if(NOT EXISTS ${WORK_DIR}/prefix/${F})
     message(FATAL_ERROR "not installed: ${F}")
   endif()
