@@ -17,10 +17,12 @@
 namespace ptxlint {
 namespace {
 
-/// Expands folders into the *.ptx files under them (hidden folders such as
+/// Expands folders into the files under them that Lang reads (*.ptx and the
+/// C++ extensions when Lang is none) (hidden folders such as
 /// .git are skipped), sorted, so that output order never depends on the file
 /// system.
 bool expandInputs(const std::vector<std::string> &Inputs,
+                  std::optional<SourceLanguage> Lang,
                   std::vector<std::string> &Files, std::string &Errors) {
   bool Ok = true;
   for (const std::string &In : Inputs) {
@@ -40,7 +42,8 @@ bool expandInputs(const std::vector<std::string> &Inputs,
           It.no_push();
         continue;
       }
-      if (Name.endswith(".ptx")) {
+      std::optional<SourceLanguage> Kind = languageOfPath(Name);
+      if (Kind && (!Lang || Kind == Lang)) {
         if (P.startswith("./"))
           P = P.drop_front(2);
         Found.push_back(P.str());
@@ -90,11 +93,14 @@ Outcome process(const Task &T, const DriverOptions &O) {
     return R;
   }
   std::string Name = T.Path == "-" ? "<stdin>" : T.Path;
+  SourceLanguage Lang =
+      O.Lang ? *O.Lang : languageOfPath(T.Path).value_or(SourceLanguage::Ptx);
   LintResult LR;
+  CudaLintStats Asm; // C++ sources, for --print-stats
   if (O.Fix || O.Diff) {
     std::string Text = (*BufOrErr)->getBuffer().str();
     BufOrErr->reset();
-    std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed);
+    std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed, 8, Lang);
     R.Changed = New != Text;
     if (R.Changed) {
       if (O.Diff)
@@ -108,7 +114,7 @@ Outcome process(const Task &T, const DriverOptions &O) {
     // failed write).
     if (O.Diff || !R.IoError.empty()) {
       R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(Text));
-      LR = lint(*R.Buffer, T.Opts);
+      LR = lintAs(Lang, *R.Buffer, T.Opts);
     } else {
       R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(New));
     }
@@ -117,14 +123,20 @@ Outcome process(const Task &T, const DriverOptions &O) {
     std::shared_ptr<const llvm::MemoryBuffer> File = std::move(*BufOrErr);
     std::string_view View(File->getBufferStart(), File->getBufferSize());
     R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(File));
-    LR = lint(*R.Buffer, T.Opts);
+    LR = Lang == SourceLanguage::Cuda ? lintCuda(*R.Buffer, T.Opts, &Asm)
+                                      : lint(*R.Buffer, T.Opts);
   }
   if (O.Stats)
-    R.Stats = Name + ": " + std::to_string(LR.Statements) + " statements, " +
+    R.Stats = Name + ": " +
+              (Lang == SourceLanguage::Cuda
+                   ? std::to_string(Asm.AsmStatements) + " asm statements, " +
+                         std::to_string(Asm.Checked) + " checked, "
+                   : std::string()) +
+              std::to_string(LR.Statements) + " statements, " +
               std::to_string(LR.ParsedStatements) + " parsed, " +
               std::to_string(LR.Errors) + " errors, " +
               std::to_string(LR.Warnings) + " warnings\n";
-  if (O.Ptxas && !O.Verify) {
+  if (O.Ptxas && !O.Verify && Lang == SourceLanguage::Ptx) {
     // Lint, then assemble; ptxas's messages and the disagreements join.
     PtxasOptions PO;
     PO.OutputFile = O.PtxasOutput;
@@ -174,7 +186,7 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
     }
   }
   std::vector<std::string> Files;
-  if (!expandInputs(O.Inputs, Files, Errors))
+  if (!expandInputs(O.Inputs, O.Lang, Files, Errors))
     IoError = true;
   if (!Errors.empty())
     Write(Errors, true);

@@ -87,18 +87,19 @@ std::string applyFixes(const SourceBuffer &Buffer,
 
 std::string fixToFixpoint(const std::string &Name, std::string Text,
                           const LintOptions &Opts, LintResult &Final,
-                          std::vector<AppliedFix> &Applied, unsigned MaxRounds) {
+                          std::vector<AppliedFix> &Applied, unsigned MaxRounds,
+                          SourceLanguage Lang) {
   // Fix rounds see every diagnostic; the final report keeps the limit.
   LintOptions All = Opts;
   All.MaxDiagnostics = 0;
   for (unsigned Round = 0;; ++Round) {
     SourceBuffer B(Name, Text);
-    LintResult R = lint(B, All);
+    LintResult R = lintAs(Lang, B, All);
     std::vector<AppliedFix> Now;
     std::string New = Round < MaxRounds ? applyFixes(B, R.Diagnostics, Now) : Text;
     if (Now.empty() || New == Text) {
       Final = Opts.MaxDiagnostics && R.Diagnostics.size() > Opts.MaxDiagnostics
-                  ? lint(B, Opts)
+                  ? lintAs(Lang, B, Opts)
                   : std::move(R);
       return Text;
     }
