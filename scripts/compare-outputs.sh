@@ -1,8 +1,11 @@
 #!/bin/bash
 # Verdict check for speed work: saves ptxlint's output on every .ptx under
-# test/ (with and without --tensor-box-bytes), on ../shared/corpus and on the
-# benchmark module, then compares two such snapshots. A change meant only to
-# make ptxlint faster must leave them byte-identical.
+# test/ (with and without --tensor-box-bytes), on the corpus ($PTXLINT_CORPUS,
+# else ../shared/corpus, else /work/shared/corpus), on the benchmark modules
+# (attention, async-dense) and on the real modules when present
+# ($PTXLINT_REALKERNELS, else /work/realkernels/ptx), then compares two such
+# snapshots. A change meant only to make ptxlint faster must leave them
+# byte-identical.
 #
 # usage: scripts/compare-outputs.sh save NAME     (into build/compare/NAME)
 #        scripts/compare-outputs.sh diff OLD NEW  (exit 1 on any difference)
@@ -19,9 +22,18 @@ save)
     echo "rc=$?" >> "$D/$n.out"
     "$PTXLINT" --no-config --no-source-snippet --tensor-box-bytes=4096 "$f" > "$D/$n.tb.out" 2>&1
   done
-  [ -d ../shared/corpus ] && "$PTXLINT" --no-config --no-source-snippet ../shared/corpus > "$D/corpus.out" 2>&1
-  [ -f build/bench/attention.ptx ] &&
-    "$PTXLINT" --no-config --no-source-snippet build/bench/attention.ptx > "$D/attention.out" 2>&1
+  for c in "${PTXLINT_CORPUS:-}" ../shared/corpus /work/shared/corpus; do
+    if [ -n "$c" ] && [ -d "$c" ]; then
+      "$PTXLINT" --no-config --no-source-snippet "$c" > "$D/corpus.out" 2>&1
+      break
+    fi
+  done
+  real=${PTXLINT_REALKERNELS:-/work/realkernels/ptx}
+  for f in build/bench/attention.ptx build/bench/asyncdense-11MB.ptx "$real"/*/*.ptx; do
+    [ -f "$f" ] || continue
+    "$PTXLINT" --no-config --no-source-snippet "$f" > "$D/$(basename "$f").out" 2>&1
+    echo "rc=$?" >> "$D/$(basename "$f").out"
+  done
   echo "saved $(ls "$D" | wc -l) outputs in $D"
   ;;
 diff)

@@ -25,6 +25,15 @@ if os.path.isdir(config.corpus_dir):
     config.available_features.add("corpus")
 else:
     lit_config.note("../shared/corpus not found: corpus tests are skipped")
+# Real CUTLASS/FA3/ThunderKittens modules (third-party output, never
+# committed) for scripts/seed-bugs.py: see test/lit/flow/shapes.
+realkernels = getattr(config, "realkernels_dir", "")
+if realkernels and os.path.isdir(realkernels) and any(
+        f.endswith(".ptx") for _, _, fs in os.walk(realkernels) for f in fs):
+    config.available_features.add("realkernels")
+    config.substitutions.append(("%realkernels", realkernels))
+else:
+    lit_config.note("real kernel modules not found: seed-bugs-real is skipped")
 ptxas = os.environ.get("PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")

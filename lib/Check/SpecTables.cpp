@@ -17,21 +17,57 @@ const std::vector<InstructionSpec> &instructions() {
   return Table;
 }
 
-bool hasOpcode(std::string_view Opcode) {
-  // The distinct first words of the table ("cp", "mbarrier", ...): a handful,
-  // so a linear scan beats hashing, and it spares the many parsed
-  // instructions no table names (ld.shared, bra, ...) the full lookup.
-  static const std::vector<std::string_view> Opcodes = [] {
-    std::vector<std::string_view> Out;
+namespace {
+
+/// One table entry split once into its opcode and its name's dotted words
+/// ("cp.async.bulk" -> "cp", {".async", ".bulk"}), entries grouped by opcode
+/// in table order: findInstruction runs for every parsed instruction, and
+/// splitting every name of the table each time was most of its cost.
+struct NamedSpec {
+  const InstructionSpec *Spec;
+  Words NameWords;
+};
+
+const std::vector<std::pair<std::string_view, std::vector<NamedSpec>>> &
+specsByOpcode() {
+  static const auto Index = [] {
+    std::vector<std::pair<std::string_view, std::vector<NamedSpec>>> Out;
     for (const InstructionSpec &I : instructions()) {
       std::string_view Name = I.Name;
-      std::string_view Op = Name.substr(0, Name.find('.'));
-      if (std::find(Out.begin(), Out.end(), Op) == Out.end())
-        Out.push_back(Op);
+      size_t Dot = Name.find('.');
+      std::string_view Op = Name.substr(0, Dot);
+      NamedSpec E{&I, {}};
+      while (Dot != std::string_view::npos) {
+        size_t Next = Name.find('.', Dot + 1);
+        E.NameWords.push_back(Name.substr(Dot, Next - Dot));
+        Dot = Next;
+      }
+      auto It = std::find_if(Out.begin(), Out.end(),
+                             [&](const auto &P) { return P.first == Op; });
+      if (It == Out.end())
+        It = Out.insert(Out.end(), {Op, {}});
+      It->second.push_back(std::move(E));
     }
     return Out;
   }();
-  return std::find(Opcodes.begin(), Opcodes.end(), Opcode) != Opcodes.end();
+  return Index;
+}
+
+/// The table entries whose opcode is Opcode, or null. The distinct opcodes
+/// ("cp", "mbarrier", ...) are a handful: a linear scan beats hashing.
+const std::vector<NamedSpec> *opcodeGroup(std::string_view Opcode) {
+  for (const auto &[Op, Group] : specsByOpcode())
+    if (Op == Opcode)
+      return &Group;
+  return nullptr;
+}
+
+} // namespace
+
+bool hasOpcode(std::string_view Opcode) {
+  // Spares the many parsed instructions no table names (ld.shared, bra, ...)
+  // the full lookup.
+  return opcodeGroup(Opcode) != nullptr;
 }
 
 const InstructionSpec *findInstruction(std::string_view Opcode,
@@ -39,26 +75,17 @@ const InstructionSpec *findInstruction(std::string_view Opcode,
                                        size_t &Consumed) {
   const InstructionSpec *Best = nullptr;
   Consumed = 0;
-  for (const InstructionSpec &I : instructions()) {
-    // I.Name is "opcode.word.word"; match it against Opcode + Modifiers.
-    std::string_view Name = I.Name;
-    size_t Dot = Name.find('.');
-    if (Name.substr(0, Dot) != Opcode)
+  const std::vector<NamedSpec> *Group = opcodeGroup(Opcode);
+  if (!Group)
+    return nullptr;
+  // The longest name that prefixes Opcode + Modifiers; the first on a tie.
+  for (const NamedSpec &E : *Group) {
+    size_t Used = E.NameWords.size();
+    if (Used > Modifiers.size() ||
+        !std::equal(E.NameWords.begin(), E.NameWords.end(), Modifiers.begin()))
       continue;
-    size_t Used = 0;
-    bool Match = true;
-    while (Dot != std::string_view::npos) {
-      size_t Next = Name.find('.', Dot + 1);
-      std::string_view Word = Name.substr(Dot, Next - Dot);
-      if (Used >= Modifiers.size() || Modifiers[Used] != Word) {
-        Match = false;
-        break;
-      }
-      ++Used;
-      Dot = Next;
-    }
-    if (Match && (!Best || Used > Consumed)) {
-      Best = &I;
+    if (!Best || Used > Consumed) {
+      Best = E.Spec;
       Consumed = Used;
     }
   }

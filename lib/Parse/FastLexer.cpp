@@ -13,10 +13,6 @@ namespace {
 bool isHex(char C) {
   return isDigit(C) || (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F');
 }
-bool isWordChar(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || isDigit(C) ||
-         C == '_' || C == '$';
-}
 
 } // namespace
 

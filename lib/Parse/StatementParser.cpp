@@ -285,6 +285,18 @@ struct StatementParser::Impl {
     }
     return ~0u;
   }
+  /// How many children of I satisfy Pred: the exact size of what is built
+  /// from them, so the AST's vectors are allocated once at the size they
+  /// keep (the AST of an async-dense module is most of its memory).
+  template <typename Pred> uint32_t countChildren(uint32_t I, Pred P) const {
+    uint32_t N = 0;
+    forChildren(I, [&](uint32_t C) { N += P(node(C).Kind); });
+    return N;
+  }
+  /// Children that are not tokens: operands, vector elements.
+  uint32_t countNodes(uint32_t I) const {
+    return countChildren(I, [](CstKind K) { return K != CstKind::Terminal; });
+  }
   std::vector<uint32_t> children(uint32_t I, CstKind K, size_t TokenType = 0) const {
     std::vector<uint32_t> Out;
     forChildren(I, [&](uint32_t C) {
@@ -401,6 +413,10 @@ Operand StatementParser::Impl::buildExpr(uint32_t I) {
 /// [base], [base+imm], [base+-imm], [imm], [tensorMap, {c0, ...}]
 void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
   uint32_t E = child(Body, CstKind::Expr);
+  // The base (or whole expression), then the coordinate vector if any.
+  Out.Elements.reserve(1 + countChildren(Body, [](CstKind K) {
+                          return K != CstKind::Terminal && K != CstKind::Expr;
+                        }));
   // "base + offset" is exactly three children: unary, binaryOp, unary.
   const CstNode &EN = node(E);
   bool Split = false;
@@ -437,6 +453,7 @@ Operand StatementParser::Impl::buildOperand(uint32_t I) {
   O.Range = range(I);
   O.Text = text(O.Range);
   auto AddOperands = [&](uint32_t Parent) {
+    O.Elements.reserve(countNodes(Parent));
     forChildren(Parent, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
         O.Elements.push_back(buildOperand(C));
@@ -486,8 +503,8 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   uint32_t Op = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   I.OpcodeRange = range(Op);
   I.Opcode = text(I.OpcodeRange);
-  const CstNode &RootNode = node(Root);
-  I.Modifiers.reserve(RootNode.ChildEnd - RootNode.ChildBegin);
+  I.Modifiers.reserve(
+      countChildren(Root, [](CstKind K) { return K == CstKind::Modifier; }));
   forChildren(Root, [&](uint32_t C) {
     if (node(C).Kind == CstKind::Modifier) {
       SourceRange R = range(C);
@@ -496,14 +513,12 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   });
   uint32_t Ops = child(Root, CstKind::OperandList);
   if (Ops != ~0u) {
-    const CstNode &List = node(Ops);
-    I.Operands.reserve((List.ChildEnd - List.ChildBegin + 1) / 2);
-  }
-  if (Ops != ~0u)
+    I.Operands.reserve(countNodes(Ops));
     forChildren(Ops, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
         I.Operands.push_back(buildOperand(C));
     });
+  }
   S.ParsedIndex = int32_t(M.Instructions.size());
   M.Instructions.push_back(std::move(I));
   return true;

@@ -18,6 +18,7 @@ enum : uint8_t {
   IdentChar = 2,  ///< IdentStart and 0-9
   Space = 4,      ///< ' ' \t \n \r \f \v
   Digit = 8,      ///< 0-9
+  WordChar = 16,  ///< a-z A-Z 0-9 _ $: the grammar's WORD (no '%')
 };
 
 struct Table {
@@ -29,8 +30,9 @@ struct Table {
       bool Start = Letter || C == '_' || C == '$' || C == '%';
       bool Sp = C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
                 C == '\v';
+      bool Word = Letter || Dig || C == '_' || C == '$';
       T[C] = uint8_t((Start ? IdentStart : 0) | (Start || Dig ? IdentChar : 0) |
-                     (Sp ? Space : 0) | (Dig ? Digit : 0));
+                     (Sp ? Space : 0) | (Dig ? Digit : 0) | (Word ? WordChar : 0));
     }
   }
 };
@@ -46,6 +48,7 @@ inline bool isIdentStart(char C) { return charclass::is(C, charclass::IdentStart
 inline bool isIdentChar(char C) { return charclass::is(C, charclass::IdentChar); }
 inline bool isSpace(char C) { return charclass::is(C, charclass::Space); }
 inline bool isDigit(char C) { return charclass::is(C, charclass::Digit); }
+inline bool isWordChar(char C) { return charclass::is(C, charclass::WordChar); }
 
 } // namespace ptxlint
 #endif
