@@ -35,6 +35,12 @@ EXTS = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".inl")
 MNEMONIC = re.compile(r"cp\.(?:reduce\.)?async[A-Za-z0-9_.:]*")
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 KINDS = ["misspell", "add", "drop", "drop-op", "add-op", "swap"]
+# The instruction names of the family, longest first.
+OPCODES = sorted(["cp.async", "cp.async.bulk", "cp.async.bulk.tensor", "cp.reduce.async.bulk",
+                  "cp.reduce.async.bulk.tensor", "cp.async.bulk.prefetch",
+                  "cp.async.bulk.prefetch.tensor", "cp.async.commit_group", "cp.async.wait_group",
+                  "cp.async.wait_all", "cp.async.bulk.commit_group", "cp.async.bulk.wait_group",
+                  "cp.async.mbarrier.arrive"], key=len, reverse=True)
 
 
 def files_under(paths):
@@ -129,8 +135,9 @@ def mutate(kind, lines, site, rng):
     """(new lines, line, 1-based column of the change) or None."""
     line, col0, mnem, start = site
     text = lines[line - 1]
-    quals = [m for m in re.finditer(r"\.[A-Za-z0-9_:]+", mnem)][1:]  # after "cp"
-    quals = [q for q in quals if q.group(0) != ".async"]
+    # Qualifiers only: the components after the instruction's own name.
+    name = next((o for o in OPCODES if mnem == o or mnem.startswith(o + ".")), mnem)
+    quals = [q for q in re.finditer(r"\.[A-Za-z0-9_:]+", mnem) if q.start() >= len(name)]
     new = list(lines)
     if kind in ("misspell", "add", "drop"):
         if not quals:

@@ -37,6 +37,8 @@ struct DriverOptions {
   /// --lang: how every input is read, and which files a folder yields;
   /// none: by extension (InlineAsm.h), a folder yields both kinds.
   std::optional<SourceLanguage> Lang;
+  /// --cuda-extensions: the extensions read as C++ (empty: the default).
+  std::vector<std::string> CudaExtensions;
 };
 
 /// Exit status: 0 no error, 1 error diagnostics (or, with --diff, changes),

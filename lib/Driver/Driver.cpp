@@ -23,6 +23,7 @@ namespace {
 /// system.
 bool expandInputs(const std::vector<std::string> &Inputs,
                   std::optional<SourceLanguage> Lang,
+                  const std::vector<std::string> *CudaExtensions,
                   std::vector<std::string> &Files, std::string &Errors) {
   bool Ok = true;
   for (const std::string &In : Inputs) {
@@ -42,7 +43,7 @@ bool expandInputs(const std::vector<std::string> &Inputs,
           It.no_push();
         continue;
       }
-      std::optional<SourceLanguage> Kind = languageOfPath(Name);
+      std::optional<SourceLanguage> Kind = languageOfPath(Name, CudaExtensions);
       if (Kind && (!Lang || Kind == Lang)) {
         if (P.startswith("./"))
           P = P.drop_front(2);
@@ -58,6 +59,11 @@ bool expandInputs(const std::vector<std::string> &Inputs,
     Files.insert(Files.end(), Found.begin(), Found.end());
   }
   return Ok;
+}
+
+/// --cuda-extensions, or null for the default list.
+const std::vector<std::string> *cudaExtensions(const DriverOptions &O) {
+  return O.CudaExtensions.empty() ? nullptr : &O.CudaExtensions;
 }
 
 struct Task {
@@ -94,7 +100,8 @@ Outcome process(const Task &T, const DriverOptions &O) {
   }
   std::string Name = T.Path == "-" ? "<stdin>" : T.Path;
   SourceLanguage Lang =
-      O.Lang ? *O.Lang : languageOfPath(T.Path).value_or(SourceLanguage::Ptx);
+      O.Lang ? *O.Lang
+             : languageOfPath(T.Path, cudaExtensions(O)).value_or(SourceLanguage::Ptx);
   LintResult LR;
   CudaLintStats Asm; // C++ sources, for --print-stats
   if (O.Fix || O.Diff) {
@@ -186,7 +193,7 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
     }
   }
   std::vector<std::string> Files;
-  if (!expandInputs(O.Inputs, O.Lang, Files, Errors))
+  if (!expandInputs(O.Inputs, O.Lang, cudaExtensions(O), Files, Errors))
     IoError = true;
   if (!Errors.empty())
     Write(Errors, true);

@@ -123,7 +123,13 @@ private:
     return true;
   }
 
+  /// A diagnostic about the value or type of a stand-in (an immediate of
+  /// unknown value, a register of a constraint ptxlint does not model). The
+  /// count of operands and the qualifiers are still judged.
   static bool inStandIn(const Diagnostic &D, const Snippet &Snip) {
+    if (D.Code.empty() || D.Code[0] != 'O' ||
+        D.Code == ruleInfo(rules::OperandCount).Code)
+      return false;
     return std::any_of(Snip.StandIns.begin(), Snip.StandIns.end(),
                        [&](const std::pair<uint32_t, uint32_t> &R) {
                          return D.Range.Begin < R.second &&

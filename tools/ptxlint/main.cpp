@@ -135,6 +135,11 @@ cl::opt<std::string> LangOpt(
              "default: by extension (.ptx; .cu .cuh .h .hpp .cpp .cc .inl), "
              "and '-' is PTX"),
     cl::value_desc("ptx|cuda"), cl::cat(Category));
+cl::list<std::string> CudaExtOpt(
+    "cuda-extensions", cl::CommaSeparated, cl::value_desc(".cu,.cuh,..."),
+    cl::desc("The file extensions read as CUDA C++ (default: .cu, .cuh, .h, "
+             ".hpp, .cpp, .cc, .inl)"),
+    cl::cat(Category));
 cl::opt<bool> PrintSnippetsOpt(
     "print-asm-snippets",
     cl::desc("Print each asm statement of the C++ inputs as a PTX module "
@@ -281,6 +286,12 @@ int main(int argc, char **argv) {
     D.Lang = ptxlint::SourceLanguage::Cuda;
   else if (!LangOpt.empty())
     return usage("unknown --lang '" + LangOpt + "' (expected ptx or cuda)");
+  for (const std::string &E : CudaExtOpt) {
+    if (E.size() < 2 || E[0] != '.')
+      return usage("invalid --cuda-extensions entry '" + E +
+                   "' (expected an extension with its dot, such as .cu)");
+    D.CudaExtensions.push_back(E);
+  }
   D.PtxasOutput = OutputOpt;
   const char *NoColor = std::getenv("NO_COLOR");
   D.Style.Color = *Format == ptxlint::OutputFormat::Text &&

@@ -21,9 +21,10 @@ __device__ void immediates(uint32_t Dst, uint64_t Src, int N) {
                :: "r"(Dst), "l"(Src), "n"(12)); // expected-error@-1 {{cp-size}}
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;"
                :: "r"(Dst), "l"(Src), "n"(16));
-  // ...one whose value is not visible is not.
+  // ...one whose value is not visible is not; the operand count still is.
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;"
                :: "r"(Dst), "l"(Src), "n"(N));
+  asm volatile("cp.async.wait_group %0, %0;" :: "n"(N)); // expected-error {{takes 1 operand}}
 }
 
 __device__ void references(uint32_t Dst, uint64_t Src) {
