@@ -16,6 +16,8 @@
 //   target: sm_90a          # for files without .target
 //   ptx-version: "8.6"      # for files without .version
 //   warnings-as-errors: false
+//   cuda-guards:            # C++ sources: what a guard macro admits
+//     CUTE_ARCH_TMA_SM90_ENABLED: sm_90
 //   overrides:
 //     - files: ["snippets/*", "*_test.ptx"]
 //       ignore: [M001, M002]
@@ -57,6 +59,8 @@ struct ConfigLayer {
   std::optional<std::string> Target;
   std::optional<std::pair<unsigned, unsigned>> PtxVersion;
   std::optional<bool> WarningsAsErrors;
+  /// cuda-guards: {MACRO: sm_90a | "8.6"}, for C++ sources (InlineAsm.h).
+  std::vector<std::pair<std::string, std::string>> GuardMacros;
 };
 
 struct PathOverride {

@@ -9,6 +9,7 @@
 #define PTXLINT_DRIVER_H
 
 #include "ptxlint/Config.h"
+#include "ptxlint/InlineAsm.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/Output.h"
 
@@ -36,6 +37,11 @@ struct DriverOptions {
   unsigned Jobs = 0;                 ///< 0: all cores
   bool Ptxas = false;                ///< --ptxas: also assemble, compare
   std::string PtxasOutput;           ///< --ptxas -o: the cubin
+  /// --lang: how every input is read, and which files a folder yields;
+  /// none: by extension (InlineAsm.h), a folder yields both kinds.
+  std::optional<SourceLanguage> Lang;
+  /// --cuda-extensions: the extensions read as C++ (empty: the default).
+  std::vector<std::string> CudaExtensions;
 };
 
 /// Exit status: 0 no error, 1 error diagnostics (or, with --diff, changes),
@@ -62,7 +68,8 @@ std::string applyFixes(const SourceBuffer &Buffer,
 std::string fixToFixpoint(const std::string &Name, std::string Text,
                           const LintOptions &Opts, LintResult &Final,
                           std::vector<AppliedFix> &Applied,
-                          unsigned MaxRounds = 8);
+                          unsigned MaxRounds = 8,
+                          SourceLanguage Lang = SourceLanguage::Ptx);
 
 /// What identifies the version of a file that was read, to notice a change
 /// before replacing it (--fix).

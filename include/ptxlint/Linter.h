@@ -39,6 +39,10 @@ struct LintOptions {
   /// Threads for the per-function flow analysis of one module (0: one per
   /// core). Diagnostics come out in the same order whatever the count.
   unsigned Threads = 1;
+  /// C++ front end (InlineAsm.h): project macros that, tested in a
+  /// preprocessor guard, say the target ("CUTE_ARCH_TMA_SM90_ENABLED" ->
+  /// "sm_90") or the PTX version ("MY_PTX86" -> "8.6").
+  std::vector<std::pair<std::string, std::string>> GuardMacros;
 };
 
 struct LintResult {

@@ -183,6 +183,13 @@ static bool layout(InstructionCheck &C,
   if (N > Mandatory + Optional)
     R = C.I.Operands[Mandatory + Optional].Range;
   DiagBuilder D = C.report(rules::OperandCount, R, Msg);
+  // Too few: show where the list stops (an operand dropped at the end, the
+  // usual slip, is missing right there).
+  if (N < Mandatory && N > 0) {
+    uint32_t End = C.I.Operands.back().Range.End;
+    D.note(SourceRange{End, End},
+           "the operand list ends here, after " + plural(N, "operand"));
+  }
   // An operand whose qualifier is missing, or a qualifier whose operand is.
   const OperandSpec *Fix = nullptr;
   size_t Fitting = 0;
@@ -672,7 +679,15 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
   // ptxas wants the elements of one width (else "Incompatible elements of
   // vector expression") and at least one of them of an accepted type; a
   // same-width register of another type (a .f32 coordinate) then passes.
+  // Led by an immediate ({0, %r1, %rd2}), a vector skips that check in
+  // ptxas 13.0: any register type then passes next to an accepted one.
   unsigned Width = S.ElemRegs.empty() ? 0 : typeBits(S.ElemRegs.front());
+  bool ImmediateFirst =
+      !Vec.Elements.empty() &&
+      Vec.Elements.front().Kind == OperandKind::Immediate &&
+      std::any_of(Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
+        return C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E));
+      });
   bool AnyAccepted = std::any_of(
       Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
         return (E.Kind == OperandKind::Immediate && S.ElemImm) ||
@@ -693,9 +708,12 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
       bool PredCoord = Type == ".pred" && std::string_view(What) == "coordinate" &&
                        !narrowHere(C);
       if (AnyAccepted && !E.Negated &&
-          ((typeBits(Type) == Width && Width != 0) || PredCoord))
+          ((typeBits(Type) == Width && Width != 0) || PredCoord || ImmediateFirst))
         C.report(rules::OperandNotDocumented, E.Range,
-                 Msg + " (ptxas 13.0 accepts it next to an integer one)")
+                 Msg + (ImmediateFirst && typeBits(Type) != Width
+                            ? " (ptxas 13.0 accepts it in a vector that "
+                              "starts with an immediate)"
+                            : " (ptxas 13.0 accepts it next to an integer one)"))
             .spec(C.Form->Section);
       else
         C.report(rules::OperandType, E.Range, Msg).spec(C.Form->Section);

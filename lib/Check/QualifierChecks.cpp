@@ -97,7 +97,10 @@ static bool classify(InstructionCheck &C) {
       else if (P->Group == Q.Group && Q.Group->Kind != GroupKind::StateSpace)
         Rival = P;
     }
-    if (Same && Q.Group->Kind != GroupKind::StateSpace) {
+    // A state space written twice in a row (.global.global) is a duplicate;
+    // other repeats are judged as a direction.
+    bool Doubled = Same && K > 0 && C.Quals[K - 1].Mod == Same->Mod;
+    if (Same && (Q.Group->Kind != GroupKind::StateSpace || Doubled)) {
       Ok = false;
       Q.Reported = true;
       // Remove the duplicate together with nothing else: it is a whole word.
@@ -185,6 +188,18 @@ static const FormSpec *chooseForm(InstructionCheck &C, bool Classified) {
           : q(Written) + " is not a direction of " + std::string(C.Spec.Name) +
                 "; expected " + Expected;
   DiagBuilder D = C.report(rules::InvalidDirection, R, Msg);
+  if (C.Spaces.size() == 1 && Needed == 2) {
+    // One state space of two: say on which side the other one is missing.
+    bool IsDestination = std::any_of(
+        C.Spec.Forms.begin(), C.Spec.Forms.end(), [&](const FormSpec &F) {
+          return F.Spaces.size() == 2 && spaceFits(F.Spaces[0], C.Spaces[0]);
+        });
+    if (IsDestination)
+      D.note(SourceRange{R.End, R.End}, "the source state space is missing here");
+    else
+      D.note(SourceRange{R.Begin, R.Begin},
+             "the destination state space is missing here");
+  }
   if (SwapFits) {
     D.note("the first state space is the destination, the second the source");
     D.fix(C.Spaces[0]->Range, std::string(C.Spaces[1]->Text));

@@ -99,6 +99,10 @@ struct TargetValue {
 struct GlobValue {
   std::string Text;
 };
+/// What a project guard macro says: a target ("sm_90a") or a PTX version.
+struct GuardValue {
+  std::string Text;
+};
 
 struct YamlLayer {
   llvm::Optional<std::vector<SelectorValue>> Select;
@@ -107,6 +111,7 @@ struct YamlLayer {
   llvm::Optional<TargetValue> Target;
   llvm::Optional<VersionValue> PtxVersion;
   llvm::Optional<bool> WarningsAsErrors;
+  std::map<std::string, GuardValue> CudaGuards;
 };
 struct YamlOverride {
   std::vector<GlobValue> Files;
@@ -122,6 +127,7 @@ struct YamlConfig {
 LLVM_YAML_IS_SEQUENCE_VECTOR(SelectorValue)
 LLVM_YAML_IS_SEQUENCE_VECTOR(GlobValue)
 LLVM_YAML_IS_SEQUENCE_VECTOR(YamlOverride)
+LLVM_YAML_IS_STRING_MAP(GuardValue)
 
 namespace llvm {
 namespace yaml {
@@ -207,6 +213,23 @@ template <> struct ScalarTraits<TargetValue> {
   static QuotingType mustQuote(StringRef) { return QuotingType::None; }
 };
 
+template <> struct ScalarTraits<GuardValue> {
+  static void output(const GuardValue &V, void *, raw_ostream &OS) {
+    OS << V.Text;
+  }
+  static StringRef input(StringRef S, void *, GuardValue &V) {
+    V.Text = S.str();
+    if (!isValidTargetName(V.Text) && !parseVersionPair(V.Text)) {
+      ScalarError = "invalid guard value '" + S.str() +
+                    "' (expected a target such as sm_90a or a PTX version "
+                    "such as 8.6)";
+      return ScalarError;
+    }
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
 template <> struct ScalarTraits<GlobValue> {
   static void output(const GlobValue &V, void *, raw_ostream &OS) {
     OS << V.Text;
@@ -231,6 +254,7 @@ static void mapLayer(IO &IO, YamlLayer &L) {
   IO.mapOptional("target", L.Target);
   IO.mapOptional("ptx-version", L.PtxVersion);
   IO.mapOptional("warnings-as-errors", L.WarningsAsErrors);
+  IO.mapOptional("cuda-guards", L.CudaGuards);
 }
 
 template <> struct MappingTraits<YamlOverride> {
@@ -273,6 +297,8 @@ ConfigLayer convert(const YamlLayer &Y) {
     L.PtxVersion = Y.PtxVersion->V;
   if (Y.WarningsAsErrors)
     L.WarningsAsErrors = *Y.WarningsAsErrors;
+  for (const auto &[Macro, Value] : Y.CudaGuards)
+    L.GuardMacros.emplace_back(Macro, Value.Text);
   return L;
 }
 
@@ -474,6 +500,8 @@ void applyLayer(const ConfigLayer &L, std::vector<RuleState> &State,
     Opts.PtxVersion = *L.PtxVersion;
   if (L.WarningsAsErrors)
     Opts.WarningsAsErrors = *L.WarningsAsErrors;
+  Opts.GuardMacros.insert(Opts.GuardMacros.end(), L.GuardMacros.begin(),
+                          L.GuardMacros.end());
 }
 } // namespace
 

@@ -15,6 +15,11 @@
 namespace ptxlint {
 namespace {
 
+/// --cuda-extensions, or null for the default list.
+const std::vector<std::string> *cudaExtensions(const DriverOptions &O) {
+  return O.CudaExtensions.empty() ? nullptr : &O.CudaExtensions;
+}
+
 struct Task {
   std::string Path;
   LintOptions Opts;
@@ -47,12 +52,16 @@ Outcome process(const Task &T, const DriverOptions &O) {
   std::string Name = T.Path != "-"          ? T.Path
                      : O.StdinName.empty() ? "<stdin>"
                                            : O.StdinName;
+  SourceLanguage Lang =
+      O.Lang ? *O.Lang
+             : languageOfPath(T.Path, cudaExtensions(O)).value_or(SourceLanguage::Ptx);
   LintResult LR;
+  CudaLintStats Asm; // C++ sources, for --print-stats
   if (O.Fix || O.Diff) {
     std::string Text(In.view());
     const FileStamp Stamp = In.Stamp;
     In = InputText();
-    std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed);
+    std::string New = fixToFixpoint(Name, Text, T.Opts, LR, R.Fixed, 8, Lang);
     R.Changed = New != Text;
     R.SourceOut = T.Path == "-" && !O.Diff;
     if (R.Changed && O.Diff) {
@@ -71,7 +80,7 @@ Outcome process(const Task &T, const DriverOptions &O) {
     // failed write).
     if (O.Diff || !R.IoError.empty()) {
       R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(Text));
-      LR = lint(*R.Buffer, T.Opts);
+      LR = lintAs(Lang, *R.Buffer, T.Opts);
     } else {
       R.Buffer = std::make_unique<SourceBuffer>(Name, std::move(New));
     }
@@ -79,14 +88,20 @@ Outcome process(const Task &T, const DriverOptions &O) {
     // Lint the text in place: no copy.
     std::string_view View = In.view();
     R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(In.Data));
-    LR = lint(*R.Buffer, T.Opts);
+    LR = Lang == SourceLanguage::Cuda ? lintCuda(*R.Buffer, T.Opts, &Asm)
+                                      : lint(*R.Buffer, T.Opts);
   }
   if (O.Stats)
-    R.Stats = Name + ": " + std::to_string(LR.Statements) + " statements, " +
+    R.Stats = Name + ": " +
+              (Lang == SourceLanguage::Cuda
+                   ? std::to_string(Asm.AsmStatements) + " asm statements, " +
+                         std::to_string(Asm.Checked) + " checked, "
+                   : std::string()) +
+              std::to_string(LR.Statements) + " statements, " +
               std::to_string(LR.ParsedStatements) + " parsed, " +
               std::to_string(LR.Errors) + " errors, " +
               std::to_string(LR.Warnings) + " warnings\n";
-  if (O.Ptxas && !O.Verify) {
+  if (O.Ptxas && !O.Verify && Lang == SourceLanguage::Ptx) {
     // Lint, then assemble; ptxas's messages and the disagreements join.
     PtxasOptions PO;
     PO.OutputFile = O.PtxasOutput;
@@ -171,7 +186,7 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
     }
   }
   std::vector<ToolNotice> Notices;
-  std::vector<std::string> Files = expandInputs(O.Inputs, O.FollowLinks, Notices);
+  std::vector<std::string> Files = expandInputs(O.Inputs, InputFilter{O.Lang, cudaExtensions(O)}, O.FollowLinks, Notices);
   for (ToolNotice &N : Notices)
     Report(std::move(N));
 

@@ -97,8 +97,8 @@ namespace {
 /// One attempt at the fixed point with the fixes of Excluded codes left
 /// out. Returns true when it converged without adding errors; otherwise
 /// Culprits gets the codes of the round that failed.
-bool tryFixpoint(const std::string &Name, const std::string &Original,
-                 const LintOptions &All, unsigned MaxRounds,
+bool tryFixpoint(SourceLanguage Lang, const std::string &Name,
+                 const std::string &Original, const LintOptions &All, unsigned MaxRounds,
                  const std::set<std::string> &Excluded, std::string &Text,
                  LintResult &Last, std::vector<AppliedFix> &Applied,
                  std::set<std::string> &Culprits) {
@@ -108,7 +108,7 @@ bool tryFixpoint(const std::string &Name, const std::string &Original,
   std::vector<AppliedFix> Round;
   for (unsigned R = 0;; ++R) {
     SourceBuffer B(Name, Text);
-    Last = lint(B, All);
+    Last = lintAs(Lang, B, All);
     if (R && Last.Errors > PrevErrors) {
       // The last round's fixes made things worse.
       for (const AppliedFix &F : Round)
@@ -139,7 +139,8 @@ bool tryFixpoint(const std::string &Name, const std::string &Original,
 
 std::string fixToFixpoint(const std::string &Name, std::string Text,
                           const LintOptions &Opts, LintResult &Final,
-                          std::vector<AppliedFix> &Applied, unsigned MaxRounds) {
+                          std::vector<AppliedFix> &Applied, unsigned MaxRounds,
+                          SourceLanguage Lang) {
   // Fix rounds see every diagnostic; the final report keeps the limit.
   LintOptions All = Opts;
   All.MaxDiagnostics = 0;
@@ -152,7 +153,7 @@ std::string fixToFixpoint(const std::string &Name, std::string Text,
   std::vector<AppliedFix> Done;
   for (;;) {
     std::set<std::string> Culprits;
-    if (tryFixpoint(Name, Text, All, MaxRounds, Excluded, Fixed, Last, Done,
+    if (tryFixpoint(Lang, Name, Text, All, MaxRounds, Excluded, Fixed, Last, Done,
                     Culprits))
       break;
     size_t Before = Excluded.size();
@@ -163,14 +164,14 @@ std::string fixToFixpoint(const std::string &Name, std::string Text,
       Fixed = Text;
       Done.clear();
       SourceBuffer B(Name, Fixed);
-      Last = lint(B, All);
+      Last = lintAs(Lang, B, All);
       break;
     }
   }
   Applied.insert(Applied.end(), Done.begin(), Done.end());
   if (Opts.MaxDiagnostics && Last.Diagnostics.size() > Opts.MaxDiagnostics) {
     SourceBuffer B(Name, Fixed);
-    Final = lint(B, Opts);
+    Final = lintAs(Lang, B, Opts);
   } else {
     Final = std::move(Last);
   }

@@ -18,16 +18,6 @@
 namespace ptxlint {
 namespace {
 
-/// The suffixes of the files a folder walk lints. The single list: the
-/// "nothing to lint" warning names them too.
-constexpr std::string_view LintableSuffixes[] = {".ptx"};
-
-std::string suffixList() {
-  std::string S;
-  for (std::string_view X : LintableSuffixes)
-    S += std::string(S.empty() ? "" : ", ") + "*" + std::string(X);
-  return S;
-}
 
 std::string errnoText(int E) { return std::strerror(E); }
 
@@ -51,8 +41,9 @@ const char *fileKind(mode_t M) {
 
 class Walker {
 public:
-  Walker(bool FollowLinks, std::vector<ToolNotice> &Notices)
-      : FollowLinks(FollowLinks), Notices(Notices) {}
+  Walker(const InputFilter &Filter, bool FollowLinks,
+         std::vector<ToolNotice> &Notices)
+      : Filter(Filter), FollowLinks(FollowLinks), Notices(Notices) {}
 
   /// Walks Dir (already stat'ed as St) into Found.
   void walk(const std::string &Dir, const struct stat &St,
@@ -99,7 +90,7 @@ private:
 
   void entry(const std::string &Path, const std::string &Name,
              std::vector<std::string> &Found) {
-    bool Lintable = isLintableName(Name);
+    bool Lintable = Filter.lintable(Name);
     struct stat St;
     if (lstat(Path.c_str(), &St) != 0) {
       // Gone since the listing; only a file we would have linted matters.
@@ -141,6 +132,7 @@ private:
     Found.push_back(Path);
   }
 
+  const InputFilter &Filter;
   bool FollowLinks;
   std::vector<ToolNotice> &Notices;
   std::set<std::pair<dev_t, ino_t>> Walked; ///< every folder entered
@@ -245,19 +237,32 @@ bool readStream(int FD, const std::string &Path, InputText &Out,
 
 } // namespace
 
-bool isLintableName(std::string_view FileName) {
-  for (std::string_view S : LintableSuffixes)
-    if (FileName.size() > S.size() &&
-        FileName.substr(FileName.size() - S.size()) == S)
-      return true;
-  return false;
+bool InputFilter::lintable(std::string_view FileName) const {
+  std::optional<SourceLanguage> Kind = languageOfPath(FileName, CudaExtensions);
+  return Kind && (!Lang || *Kind == *Lang);
+}
+
+std::string InputFilter::patterns() const {
+  std::vector<std::string> Exts;
+  if (!Lang || *Lang == SourceLanguage::Ptx)
+    Exts.push_back(".ptx");
+  if (!Lang || *Lang == SourceLanguage::Cuda) {
+    const std::vector<std::string> &C =
+        CudaExtensions ? *CudaExtensions : defaultCudaExtensions();
+    Exts.insert(Exts.end(), C.begin(), C.end());
+  }
+  std::string S;
+  for (const std::string &X : Exts)
+    S += (S.empty() ? "*" : ", *") + X;
+  return S;
 }
 
 std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
+                                      const InputFilter &Filter,
                                       bool FollowLinks,
                                       std::vector<ToolNotice> &Notices) {
   std::vector<std::string> Files;
-  Walker W(FollowLinks, Notices);
+  Walker W(Filter, FollowLinks, Notices);
   for (const std::string &In : Inputs) {
     struct stat St;
     // A named input is taken as given (a link to a file or folder is
@@ -270,7 +275,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
     W.walk(In, St, Found);
     if (Found.empty())
       Notices.push_back({Severity::Warning, "no files to lint (" +
-                                                suffixList() + ") in '" + In +
+                                                Filter.patterns() + ") in '" + In +
                                                 "'"});
     std::sort(Found.begin(), Found.end());
     Files.insert(Files.end(), Found.begin(), Found.end());

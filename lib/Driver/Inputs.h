@@ -12,10 +12,12 @@
 #define PTXLINT_DRIVER_INPUTS_H
 
 #include "ptxlint/Driver.h"
+#include "ptxlint/InlineAsm.h"
 #include "ptxlint/Output.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +26,18 @@ struct stat;
 
 namespace ptxlint {
 
-/// Whether a file of this name is linted when its folder is walked.
-bool isLintableName(std::string_view FileName);
+/// Which files a folder walk lints: *.ptx and the CUDA C++ extensions
+/// (CudaExtensions, or defaultCudaExtensions() when null), or only those of
+/// Lang when it is set (--lang).
+struct InputFilter {
+  std::optional<SourceLanguage> Lang;
+  const std::vector<std::string> *CudaExtensions = nullptr;
+
+  /// Whether a file of this name is linted when its folder is walked.
+  bool lintable(std::string_view FileName) const;
+  /// "*.ptx, *.cu, ...": the patterns, for the "nothing to lint" warning.
+  std::string patterns() const;
+};
 
 /// Expands folders into the lintable files under them (hidden folders such
 /// as .git are skipped), sorted, so that output order never depends on the

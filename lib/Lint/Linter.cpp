@@ -2,15 +2,13 @@
 
 #include "ptxlint/Linter.h"
 
+#include "Lint/DiagnosticPolicy.h"
 #include "Lint/Passes.h"
 #include "Parse/Scanner.h"
 #include "Parse/StatementFilter.h"
 #include "Parse/StatementParser.h"
 #include "ptxlint/LintContext.h"
 #include "ptxlint/RuleRegistry.h"
-#include "Suppress/Suppressions.h"
-
-#include <unordered_map>
 
 namespace ptxlint {
 
@@ -55,21 +53,20 @@ static ModuleSettings settingsFor(const Module &M, const LintOptions &Opts) {
   return S;
 }
 
-LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
-  DiagnosticEngine Diags;
-  if (Opts.MaxDiagnostics)
-    Diags.setLimit(Opts.MaxDiagnostics);
-  // One filter decides every diagnostic's fate: configuration (severity
-  // overrides, disabled rules), then suppression comments, then -Werror.
-  std::unordered_map<std::string, Severity> Overrides;
+DiagnosticPolicy::DiagnosticPolicy(const SourceBuffer &Buffer,
+                                   const LintOptions &Opts)
+    : Opts(Opts) {
   for (const auto &[Code, Sev] : Opts.SeverityOverrides)
     Overrides[Code] = Sev;
-  std::vector<Diagnostic> InvalidSuppressions;
-  std::optional<SuppressionSet> Supp;
   if (Opts.Suppressions)
     Supp.emplace(SuppressionSet::parse(Buffer, InvalidSuppressions));
+}
+
+void DiagnosticPolicy::begin(DiagnosticEngine &Diags) {
+  if (Opts.MaxDiagnostics)
+    Diags.setLimit(Opts.MaxDiagnostics);
   if (!Overrides.empty() || Opts.WarningsAsErrors || (Supp && !Supp->empty())) {
-    Diags.setFilter([&](const Diagnostic &D, Severity S) {
+    Diags.setFilter([this](const Diagnostic &D, Severity S) {
       if (auto It = Overrides.find(D.Code); It != Overrides.end())
         S = It->second;
       if (S == Severity::Ignored)
@@ -83,6 +80,19 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   }
   for (Diagnostic &D : InvalidSuppressions)
     Diags.report(std::move(D));
+  InvalidSuppressions.clear();
+}
+
+void DiagnosticPolicy::end(DiagnosticEngine &Diags) {
+  if (Supp)
+    for (Diagnostic &D : Supp->unused())
+      Diags.report(std::move(D));
+}
+
+LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
+  DiagnosticEngine Diags;
+  DiagnosticPolicy Policy(Buffer, Opts);
+  Policy.begin(Diags);
   LintResult R;
   Module M = parseModule(Buffer, Diags, &R.ParsedStatements);
   R.Statements = M.Statements.size();
@@ -90,9 +100,7 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   LintContext Ctx{Buffer, M, Symbols, Opts, settingsFor(M, Opts), Diags};
   for (auto &Pass : createAllPasses())
     Pass->run(Ctx);
-  if (Supp)
-    for (Diagnostic &D : Supp->unused())
-      Diags.report(std::move(D));
+  Policy.end(Diags);
   R.Errors = Diags.errorCount();
   R.Warnings = Diags.warningCount();
   R.Diagnostics = Diags.take();

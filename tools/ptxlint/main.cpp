@@ -14,6 +14,7 @@
 #include "ptxlint/RuleDocs.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -142,6 +143,22 @@ cl::opt<unsigned> TensorBoxOpt(
              "mbarrier accounting of F404 where no '// ptxlint: "
              "tensor-box-bytes=N' comment gives it (0: unknown)"),
     cl::value_desc("N"), cl::init(0), cl::cat(Category));
+cl::opt<std::string> LangOpt(
+    "lang",
+    cl::desc("Read every input as PTX or as CUDA C++ (its asm statements); "
+             "default: by extension (.ptx; .cu .cuh .h .hpp .cpp .cc .inl), "
+             "and '-' is PTX"),
+    cl::value_desc("ptx|cuda"), cl::cat(Category));
+cl::list<std::string> CudaExtOpt(
+    "cuda-extensions", cl::CommaSeparated, cl::value_desc(".cu,.cuh,..."),
+    cl::desc("The file extensions read as CUDA C++ (default: .cu, .cuh, .h, "
+             ".hpp, .cpp, .cc, .inl)"),
+    cl::cat(Category));
+cl::opt<bool> PrintSnippetsOpt(
+    "print-asm-snippets",
+    cl::desc("Print each asm statement of the C++ inputs as a PTX module "
+             "(for cross-checks with ptxas) and exit"),
+    cl::Hidden, cl::cat(Category));
 cl::opt<bool> StatsOpt("print-stats",
                        cl::desc("Print statement counts per file to stderr"),
                        cl::cat(Category));
@@ -162,6 +179,25 @@ bool selectors(const cl::list<std::string> &L, std::vector<std::string> &Out,
     Out.push_back(S);
   }
   return true;
+}
+
+/// --print-asm-snippets: "// FILE:LINE:COL target=T ptx=V" and the module,
+/// per asm statement (the options of the command line only).
+int printAsmSnippets(const ptxlint::DriverOptions &D) {
+  ptxlint::LintOptions Opts = ptxlint::resolveOptions(nullptr, "", D.Cli, D.Base);
+  for (const std::string &Path : D.Inputs) {
+    auto Buf = MemoryBuffer::getFileOrSTDIN(Path);
+    if (!Buf)
+      return usage("cannot open '" + Path + "'");
+    ptxlint::SourceBuffer B(Path, (*Buf)->getBuffer().str());
+    for (const ptxlint::AsmSnippet &S : ptxlint::asmSnippets(B, Opts)) {
+      auto LC = B.lineCol(S.Begin);
+      outs() << "// " << Path << ":" << LC.Line << ":" << LC.Column
+             << " target=" << S.Target << " ptx=" << S.Ptx << "\n"
+             << S.Module << "\n";
+    }
+  }
+  return 0;
 }
 
 } // namespace
@@ -266,6 +302,18 @@ int main(int argc, char **argv) {
   D.Stats = StatsOpt;
   D.Jobs = JobsShortOpt.getNumOccurrences() ? JobsShortOpt : JobsOpt;
   D.Ptxas = PtxasOpt;
+  if (LangOpt == "ptx")
+    D.Lang = ptxlint::SourceLanguage::Ptx;
+  else if (LangOpt == "cuda")
+    D.Lang = ptxlint::SourceLanguage::Cuda;
+  else if (!LangOpt.empty())
+    return usage("unknown --lang '" + LangOpt + "' (expected ptx or cuda)");
+  for (const std::string &E : CudaExtOpt) {
+    if (E.size() < 2 || E[0] != '.')
+      return usage("invalid --cuda-extensions entry '" + E +
+                   "' (expected an extension with its dot, such as .cu)");
+    D.CudaExtensions.push_back(E);
+  }
   D.PtxasOutput = OutputOpt;
   const char *NoColor = std::getenv("NO_COLOR");
   D.Style.Color = *Format == ptxlint::OutputFormat::Text &&
@@ -273,6 +321,9 @@ int main(int argc, char **argv) {
                    (ColorOpt == ColorMode::Auto && !(NoColor && *NoColor) &&
                     sys::Process::StandardOutIsDisplayed()));
   D.Style.ShowSource = !NoSourceOpt;
+
+  if (PrintSnippetsOpt)
+    return printAsmSnippets(D);
 
   int RC;
   try {

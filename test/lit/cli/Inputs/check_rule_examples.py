@@ -5,7 +5,8 @@ one: .version 9.1, .target sm_100a, a few variables (gbl, gmem, smem, shrd)
 and registers (%r, %rd, %h, %f), in a kernel body; lines starting with '.'
 go to module level. Examples written "(...)" are prose and skipped, and so
 are the rules of groups whose examples are about files or tools (syntax,
-module, suppression, config, library, assembler). Usage: check_rule_examples.py PTXLINT"""
+module, suppression, config, library, assembler). The examples of the
+inline-asm group are C++ sources, linted as they are with --lang=cuda. Usage: check_rule_examples.py PTXLINT"""
 import json
 import subprocess
 import sys
@@ -31,9 +32,9 @@ def wrap(example):
         "  .reg .b16 %h<9>;", "  .reg .f32 %f<9>;"] + ["  " + l for l in body] + ["  ret;", "}", ""])
 
 
-def lint(source):
-    out = subprocess.run([PTXLINT, "--no-config", "--format=json", "-"], input=source,
-                         capture_output=True, text=True).stdout
+def lint(source, lang="ptx"):
+    out = subprocess.run([PTXLINT, "--no-config", "--format=json", "--lang=" + lang, "-"],
+                         input=source, capture_output=True, text=True).stdout
     return json.loads(out)["diagnostics"]
 
 
@@ -48,7 +49,10 @@ for rule in rules:
         if not example or example.startswith("("):
             continue
         checked += 1
-        diags = lint(wrap(example))
+        if rule["group"] == "inline-asm":
+            diags = lint(example + "\n", "cuda")
+        else:
+            diags = lint(wrap(example))
         codes = [d["code"] for d in diags]
         if kind == "bad":
             ok = rule["code"] in codes

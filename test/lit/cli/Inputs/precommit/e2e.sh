@@ -32,6 +32,7 @@ repos:
     rev: $REV
     hooks:
       - id: ptxlint
+      - id: ptxlint-cuda
 YAML
 git add .pre-commit-config.yaml
 git commit -qm "use ptxlint"
@@ -48,6 +49,17 @@ cp "$INPUTS/fixable.ptx" broken.ptx
 git add broken.ptx
 if git commit -m "add a broken kernel" 2>&1; then
   echo "UNEXPECTED: the broken commit went through"
+  exit 1
+fi
+echo "blocked; commits: $(git rev-list --count HEAD)"
+
+echo "== broken header"
+git rm -q --cached broken.ptx
+rm broken.ptx
+printf '__device__ void f() {\n  asm volatile("cp.async.bulk.wait_group.reed 0;");\n}\n' > tma.cuh
+git add tma.cuh
+if git commit -m "add a broken header" 2>&1; then
+  echo "UNEXPECTED: the broken header went through"
   exit 1
 fi
 echo "blocked; commits: $(git rev-list --count HEAD)"

@@ -1,0 +1,38 @@
+//===- DiagnosticPolicy.h - What becomes of each diagnostic -----*- C++ -*-===//
+//
+// One filter decides every diagnostic's fate, for .ptx and C++ buffers alike:
+// configuration (severity overrides, disabled rules), then the suppression
+// comments of the buffer, then -Werror. Unused suppressions are reported at
+// the end (X001), malformed ones at the start (X002).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_LINT_DIAGNOSTICPOLICY_H
+#define PTXLINT_LINT_DIAGNOSTICPOLICY_H
+
+#include "Suppress/Suppressions.h"
+#include "ptxlint/Linter.h"
+
+#include <optional>
+#include <unordered_map>
+
+namespace ptxlint {
+
+class DiagnosticPolicy {
+public:
+  DiagnosticPolicy(const SourceBuffer &Buffer, const LintOptions &Opts);
+  DiagnosticPolicy(const DiagnosticPolicy &) = delete;
+  /// Installs the filter on Diags (which must not outlive this policy) and
+  /// reports the malformed suppression comments through it.
+  void begin(DiagnosticEngine &Diags);
+  /// Reports the suppressions that suppressed nothing.
+  void end(DiagnosticEngine &Diags);
+
+private:
+  const LintOptions &Opts;
+  std::unordered_map<std::string, Severity> Overrides;
+  std::vector<Diagnostic> InvalidSuppressions;
+  std::optional<SuppressionSet> Supp;
+};
+
+} // namespace ptxlint
+#endif
