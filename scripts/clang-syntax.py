@@ -11,8 +11,11 @@ build: no code generation, no linking.
                                                     few minutes on one core)
 
 ctest "clang14-syntax" (test/CMakeLists.txt) runs it with --all. A source
-that passed is not checked again while its command and the files it includes
-(Ninja's dependency log of the build) are unchanged: BUILD_DIR/clang-syntax.cache;
+that passed is not checked again while its command and the text of the files it
+includes (Ninja's dependency log of the build) are unchanged:
+BUILD_DIR/clang-syntax.cache, written after every source that passes, so a run
+stopped by ctest's timeout on a busy machine still saves its progress and a git
+checkout or merge that rewrites a file without changing it costs nothing;
 --no-cache checks everything. Exit status: 0 all compiled, 1 some did not, 77
 clang++-14 is not installed (ctest reports "skipped").
 """
@@ -75,15 +78,46 @@ def ninja_deps(build_dir):
     return deps
 
 
+_file_ids = {}
+
+
+def file_id(path):
+    """What identifies one input's text: a hash of the contents for the
+    project's own files (checkouts and merges rewrite them unchanged), the
+    size and time for system headers (only a package update changes those)."""
+    if path not in _file_ids:
+        try:
+            if path.startswith("/usr/"):
+                st = os.stat(path)
+                _file_ids[path] = f"{st.st_mtime_ns}:{st.st_size}"
+            else:
+                with open(path, "rb") as f:
+                    _file_ids[path] = hashlib.sha1(f.read()).hexdigest()
+        except OSError:
+            _file_ids[path] = None
+    return _file_ids[path]
+
+
 def cache_key(clang, cmd, inputs):
     h = hashlib.sha1("\0".join([clang] + cmd).encode())
     for f in inputs:
-        try:
-            st = os.stat(f)
-        except OSError:
+        fid = file_id(f)
+        if fid is None:
             return None
-        h.update(f"\0{f}\0{st.st_mtime_ns}\0{st.st_size}".encode())
+        h.update(f"\0{f}\0{fid}".encode())
     return h.hexdigest()
+
+
+def save_cache(cache_file, cache):
+    """Written whole to a temporary file and renamed: a run killed mid-write
+    leaves the previous cache, never a torn one."""
+    tmp = cache_file + ".tmp"
+    try:
+        with open(tmp, "w") as f:
+            json.dump(cache, f, indent=0, sort_keys=True)
+        os.replace(tmp, cache_file)
+    except OSError:
+        pass
 
 
 def main():
@@ -159,11 +193,8 @@ def main():
                 print(text.rstrip())
             elif key:
                 cache[rel] = key
-    try:
-        with open(cache_file, "w") as f:
-            json.dump(cache, f, indent=0, sort_keys=True)
-    except OSError:
-        pass
+                save_cache(cache_file, cache)
+    save_cache(cache_file, cache)
     print(f"{len(wanted) - failed} of {len(wanted)} sources compile with {o.clang}"
           + (f" ({cached} unchanged since they last passed)" if cached else ""))
     return 1 if failed else 0
