@@ -25,16 +25,21 @@ flow graph of the function (labels and branches, inline-asm `{ }` scopes
 resolved like ptxas does), "reaches" meaning "on some path, loops included":
   bulk-commit      no .bulk_group operation reaches it without passing
                    another commit (it commits an empty group)
-  proxy-fence      no generic shared-memory write reaches it, or from it no
+  proxy-fence      no shared-memory write through the generic proxy (st,
+                   red, atom to .shared or a generic address; stmatrix)
+                   reaches it without passing another fence, or from it no
                    async-proxy read of shared memory (bulk/TMA store or
                    reduction) is reached, nor a hand-off to another role
                    (mbarrier.arrive, bar.arrive/bar.sync/barrier) in a
                    function that has such a read, before another fence
   bulk-wait        no bulk store/reduction reaches it, or no shared-memory
-                   write follows it before a wait that covers as much
+                   write (generic st included) nor a release of the buffer
+                   to another role (mbarrier.arrive, bar.arrive) follows it
+                   before a wait that covers as much
   consumer-wait    no copy in the function completes on an mbarrier, or no
-                   shared-memory read (ld.shared, ldmatrix, wgmma,
-                   tcgen05.mma/cp) follows it before the next wait (a
+                   shared-memory read (ld from .shared or a generic
+                   address, ldmatrix, wgmma, tcgen05.mma/cp) follows it
+                   before the next wait (a
                    producer's empty-slot wait, a release-only wait)
   expect-tx        a count that is not a constant, or a function whose
                    copies' sizes are not all constants (tensor copies: the
@@ -301,22 +306,27 @@ def is_proxy_fence(op):
     return op == "fence.proxy.async" or op.startswith("fence.proxy.async.shared")
 
 
+NOT_SHARED = (".global", ".local", ".param", ".const")
+
+
+def may_be_shared(op):
+    """A memory access whose state space is .shared, or generic (nvcc writes
+    and reads shared memory through cvta'd pointers: st.u32 [%rd])."""
+    return ".shared" in op or not any(sp in op for sp in NOT_SHARED)
+
+
 def is_generic_smem_write(op):
     if op.startswith("stmatrix"):
         return True
-    for p in ("st.shared", "red.shared", "atom.shared"):
-        if op.startswith(p):
-            return True
-    # st.volatile.shared, st.relaxed.cta.shared, ...
-    return op.startswith("st.") and ".shared" in op and not op.startswith("st.async")
+    if op.startswith(("st.async", "st.bulk")):
+        return False
+    return op.startswith(("st.", "red.", "atom.")) and may_be_shared(op)
 
 
 def is_smem_read(op):
-    if op.startswith("ld.") and ".shared" in op:
+    if op.startswith("ld.") and may_be_shared(op):
         return True
-    return op.startswith("ldmatrix") or op.startswith("wgmma.mma_async") \
-        or op.startswith("tcgen05.mma") or op.startswith("tcgen05.cp") \
-        or op.startswith("ldu.shared")
+    return op.startswith(("ldmatrix", "wgmma.mma_async", "tcgen05.mma", "tcgen05.cp"))
 
 
 def is_mbar_wait(op):
@@ -328,9 +338,15 @@ def completes_on_mbarrier(op):
         or op.startswith("cp.async.mbarrier.arrive")
 
 
-def is_handoff(op):
+def is_release(op):
+    """Hands a buffer to another role: an mbarrier arrive that is not a
+    producer's expect_tx, or a named-barrier arrive."""
     return (op.startswith("mbarrier.arrive") and "expect_tx" not in op) \
-        or op.startswith("bar.") or op.startswith("barrier.")
+        or op.startswith(("bar.arrive", "barrier.arrive", "barrier.cta.arrive"))
+
+
+def is_handoff(op):
+    return is_release(op) or op.startswith(("bar.", "barrier."))
 
 
 def is_expect_tx(op):
@@ -467,9 +483,11 @@ COMMITS = {
 }
 # Waits: (what must be in flight, the wait, the access it protects, its reasons).
 WAITS = {
-    "bulk-wait": (is_async_smem_read, is_bulk_wait, is_generic_smem_write,
+    "bulk-wait": (is_async_smem_read, is_bulk_wait,
+                  lambda op: is_generic_smem_write(op) or is_release(op),
                   "no bulk store or reduction reaches it",
-                  "no shared-memory write follows it before a wait that covers as much"),
+                  "no shared-memory write or buffer release follows it before a wait that "
+                  "covers as much"),
     "cp-async-wait": (is_cp_async_commit, is_cp_async_wait, is_smem_read,
                       "no cp.async group committed before it",
                       "no shared-memory read follows it before a wait that covers as much"),

@@ -16,6 +16,9 @@
 
 #include "Flow/Dataflow.h"
 #include "Flow/FlowRules.h"
+#include "Flow/PathConditions.h"
+
+#include <optional>
 
 namespace ptxlint {
 namespace flow {
@@ -32,19 +35,25 @@ struct Site {
 
 constexpr size_t MaxSites = 64;
 
-/// Per-site completion facts plus, for the commit checks, whether the site's
-/// copy may be uncommitted on some path (a may-fact: joined by "or", set by
-/// the copy, cleared only by a commit that surely runs).
+/// Per-site completion facts plus, for the commit checks, under which path
+/// condition the site's copy may be uncommitted (a may-fact: joined by "or",
+/// set by the copy to the path condition there, cleared by a commit that
+/// surely runs or by a branch edge that contradicts the condition: a store
+/// and its commit behind two tests of one register). P: what holds on every
+/// path here (PathConditions.h).
 struct CompState : FactVector {
-  std::vector<uint8_t> U;
+  std::vector<Cond> U;
+  PathLits P;
   bool join(const CompState &O) {
     bool Changed = FactVector::join(O);
     for (size_t K = 0; K < U.size(); ++K)
-      if (O.U[K] && !U[K]) {
-        U[K] = 1;
-        Changed = true;
-      }
+      Changed |= U[K].joinMay(O.U[K]);
+    Changed |= P.intersect(O.P);
     return Changed;
+  }
+  template <class Fn> void eachCond(Fn &&F) {
+    for (Cond &C : U)
+      F(C);
   }
 };
 
@@ -77,27 +86,33 @@ void runCompletionRules(const FlowRuleContext &C) {
   std::vector<Site> Sites;
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
   bool Complete = true;
-  for (uint32_t K : FF.RoleInsts) {
-    const FlowInst &I = FF.Insts[K];
-    Role R;
-    if (I.Op.Kind == OpKind::CpAsync)
-      R = Role::CpAsync;
-    else if (I.Op.isCopy() && I.Op.Comp == Completion::BulkGroup)
-      R = Role::BulkGroup;
-    else if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-             I.Op.writesShared())
-      R = Role::MbarLoad;
-    else
-      continue;
-    if (Sites.size() >= MaxSites) {
-      Complete = false;
-      continue;
+  // Copies that are committed first, then the mbarrier-completed loads: a
+  // kernel's many TMA loads must not crowd its epilogue's stores out of the
+  // site cap.
+  for (bool Loads : {false, true})
+    for (uint32_t K : FF.RoleInsts) {
+      const FlowInst &I = FF.Insts[K];
+      Role R;
+      if (I.Op.Kind == OpKind::CpAsync)
+        R = Role::CpAsync;
+      else if (I.Op.isCopy() && I.Op.Comp == Completion::BulkGroup)
+        R = Role::BulkGroup;
+      else if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
+               I.Op.writesShared())
+        R = Role::MbarLoad;
+      else
+        continue;
+      if ((R == Role::MbarLoad) != Loads)
+        continue;
+      if (Sites.size() >= MaxSites) {
+        Complete = false;
+        continue;
+      }
+      Site S{K, R, FF.address(I.op(I.Op.DstOp)), FF.address(I.op(I.Op.SrcOp)),
+             FF.address(I.op(I.Op.MbarOp)), C.copyBytes(I).value_or(0)};
+      SiteOf[K] = int32_t(Sites.size());
+      Sites.push_back(S);
     }
-    Site S{K, R, FF.address(I.op(I.Op.DstOp)), FF.address(I.op(I.Op.SrcOp)),
-           FF.address(I.op(I.Op.MbarOp)), C.copyBytes(I).value_or(0)};
-    SiteOf[K] = int32_t(Sites.size());
-    Sites.push_back(S);
-  }
   if (Sites.empty())
     return;
   const bool HasCommit = FF.has(OpKind::CpAsyncCommit);
@@ -124,24 +139,28 @@ void runCompletionRules(const FlowRuleContext &C) {
   auto Committed = [&](CompState &S, Role R, const FlowInst *Op) {
     for (size_t K = 0; K < Sites.size(); ++K)
       if (Sites[K].R == R && (!Op || Covers(*Op, Sites[K])))
-        S.U[K] = 0;
+        S.U[K].setNone();
   };
 
   // A wait of kind R: copies of that kind that are still uncommitted.
-  // "wait_group N" with N > 0 may deliberately leave the newest, not yet
-  // committed copies in flight ("issue next stage, wait for the older one,
-  // then commit"), so only wait_group 0 is judged, unless the function
-  // never commits that kind at all.
+  // "cp.async.wait_group N" with N > 0 may deliberately leave the newest,
+  // not yet committed copies in flight ("issue next stage, wait for the
+  // older one, then commit"), so only wait_group 0 is judged, unless the
+  // function never commits cp.async at all. Bulk stores are committed right
+  // after they are issued (the source must not be rewritten before a .read
+  // wait covers them), so every bulk wait is judged: the store, its commit
+  // and the wait are often guarded by separate tests of one register, which
+  // the path conditions correlate.
   const bool HasArriveHandOver = FF.has(OpKind::CpAsyncMbarrierArrive);
   auto CheckUncommitted = [&](const CompState &S, Role R, uint32_t WaitK) {
     const FlowInst &W = FF.Insts[WaitK];
     auto N = FF.constant(W.op(W.Op.WaitNOp));
     bool NeverCommits = R == Role::CpAsync ? !HasCommit && !HasArriveHandOver
                                            : !HasBulkCommit;
-    if (!N || (*N != 0 && !NeverCommits))
+    if (!N || (R == Role::CpAsync && *N != 0 && !NeverCommits))
       return;
     for (size_t K = 0; K < Sites.size(); ++K) {
-      if (Sites[K].R != R || !S.U[K] || ReportedSite[K])
+      if (Sites[K].R != R || !S.U[K].holds() || ReportedSite[K])
         continue;
       ReportedSite[K] = 1;
       const FlowInst &Cp = FF.Insts[Sites[K].Inst];
@@ -181,7 +200,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   std::vector<Candidate> WrongKind;
   CompState AtExit;
   AtExit.F.assign(Sites.size(), Absent);
-  AtExit.U.assign(Sites.size(), 0);
+  AtExit.U.assign(Sites.size(), Cond{});
   auto CheckWrongKind = [&](const CompState &S, bool BulkWait, uint32_t WaitK) {
     if (!Complete || !FF.F.IsEntry)
       return;
@@ -229,7 +248,7 @@ void runCompletionRules(const FlowRuleContext &C) {
       return; // a .func may leave commits to its caller
     for (size_t K = 0; K < Sites.size(); ++K) {
       Role R = Sites[K].R;
-      if (!S.U[K] || ReportedSite[K])
+      if (!S.U[K].holds() || ReportedSite[K])
         continue;
       if (!((R == Role::CpAsync && HasCommit) ||
             (R == Role::BulkGroup && HasBulkCommit)))
@@ -316,7 +335,21 @@ void runCompletionRules(const FlowRuleContext &C) {
 
   CompState Entry;
   Entry.F.assign(Sites.size(), Absent);
-  Entry.U.assign(Sites.size(), 0);
+  Entry.U.assign(Sites.size(), Cond{});
+  Entry.P.setTrue();
+  // Branch correlation matters to the commit checks only.
+  std::optional<PathConditions> PC;
+  std::vector<char> PathEvent;
+  bool Commits = false;
+  for (const Site &St : Sites)
+    Commits |= St.R != Role::MbarLoad;
+  if (Commits && (HasCommit || HasBulkCommit)) {
+    PC.emplace(FF);
+    PathEvent.assign(FF.Insts.size(), 0);
+    for (uint32_t K : PC->events())
+      PathEvent[K] = 1;
+  }
+  const std::vector<uint32_t> *Extra = PC ? &PC->events() : nullptr;
   // The events the transfer below acts on: during the fixpoint, those that
   // change the state; when reporting, the accesses and exits too.
   std::vector<char> SiteBase(FF.Bases.size(), 0);
@@ -341,7 +374,7 @@ void runCompletionRules(const FlowRuleContext &C) {
              (KB >= 0 && (size_t(KB) >= SiteBase.size() || SiteBase[size_t(KB)]));
     }
   };
-  EventLists FixEvents(FF, Changes);
+  EventLists FixEvents(FF, Changes, Extra);
   EventLists ReportEvents(FF, [&](uint32_t K) {
     switch (FF.Insts[K].Op.Kind) {
     case OpKind::Ret:
@@ -355,7 +388,7 @@ void runCompletionRules(const FlowRuleContext &C) {
     default:
       return Changes(K);
     }
-  });
+  }, Extra);
   auto Transfer = [&](uint32_t B, CompState &S, bool Report) {
     const Block &Bl = FF.Blocks[B];
     // Reads come in long runs (unrolled tiles) that leave the state alone:
@@ -364,6 +397,8 @@ void runCompletionRules(const FlowRuleContext &C) {
     bool NoneWatched = false;
     for (uint32_t K : (Report ? ReportEvents : FixEvents).of(B)) {
       const FlowInst &I = FF.Insts[K];
+      if (PC && PathEvent[K])
+        PC->apply(K, S.P, [&](auto &&Fn) { S.eachCond(Fn); });
       bool IsRead = I.Op.Kind == OpKind::Load || I.Op.Kind == OpKind::LdMatrix;
       if (!IsRead || I.KillsBase >= 0 || SiteOf[K] >= 0)
         NoneWatched = false; // the state may change here
@@ -460,7 +495,11 @@ void runCompletionRules(const FlowRuleContext &C) {
       }
       if (SiteOf[K] >= 0) {
         S.F[size_t(SiteOf[K])] = pending(0);
-        S.U[size_t(SiteOf[K])] = Sites[size_t(SiteOf[K])].R != Role::MbarLoad;
+        Cond &U = S.U[size_t(SiteOf[K])];
+        if (Sites[size_t(SiteOf[K])].R != Role::MbarLoad)
+          U.assignFrom(S.P);
+        else
+          U.setNone();
       }
       if (I.KillsBase >= 0)
         for (size_t X = 0; X < Sites.size(); ++X) {
@@ -475,7 +514,10 @@ void runCompletionRules(const FlowRuleContext &C) {
       CheckExit(S, End);
     }
   };
-  if (!solveForward(FF, Entry, Transfer))
+  auto Edge = [&](uint32_t B, size_t X, CompState &S) {
+    return !PC || PC->takeEdge(B, X, S.P, [&](auto &&Fn) { S.eachCond(Fn); });
+  };
+  if (!solveForward(FF, Entry, Transfer, Edge))
     return;
   for (const Candidate &Cd : WrongKind)
     EmitWrongKind(Cd.Site, Cd.Wait, Cd.BulkWait);

@@ -28,14 +28,28 @@ namespace flow {
 /// the fixpoint does not walk them again and again.
 class EventLists {
 public:
+  /// Extra: more instructions to keep (sorted; e.g. PathConditions::events),
+  /// merged in program order.
   template <class KeepFn>
-  EventLists(const FlowFunction &FF, KeepFn &&Keep) {
+  EventLists(const FlowFunction &FF, KeepFn &&Keep,
+             const std::vector<uint32_t> *Extra = nullptr) {
     Start.reserve(FF.Blocks.size() + 1);
+    size_t X = 0;
     for (const Block &Bl : FF.Blocks) {
       Start.push_back(uint32_t(Ev.size()));
+      auto Flush = [&](uint32_t Before) {
+        for (; Extra && X < Extra->size() && (*Extra)[X] < Before; ++X)
+          if ((*Extra)[X] >= Bl.Begin)
+            Ev.push_back((*Extra)[X]);
+      };
       for (uint32_t K : Bl.Events)
-        if (Keep(K))
+        if (Keep(K)) {
+          Flush(K);
           Ev.push_back(K);
+          while (Extra && X < Extra->size() && (*Extra)[X] == K)
+            ++X; // already in
+        }
+      Flush(Bl.End);
     }
     Start.push_back(uint32_t(Ev.size()));
   }
@@ -53,10 +67,20 @@ private:
 };
 
 /// Solves forward from block 0 with Entry, then replays every reached block
-/// with Report = true. Transfer(BlockIndex, State &, bool Report).
+/// with Report = true. Transfer(BlockIndex, State &, bool Report);
+/// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
+/// its successor Succs[SuccIndex] and returns false where that edge cannot
+/// be taken (PathConditions::takeEdge).
 template <class State, class TransferFn>
 bool solveForward(const FlowFunction &FF, const State &Entry,
                   TransferFn &&Transfer) {
+  return solveForward(FF, Entry, Transfer,
+                      [](uint32_t, size_t, State &) { return true; });
+}
+
+template <class State, class TransferFn, class EdgeFn>
+bool solveForward(const FlowFunction &FF, const State &Entry,
+                  TransferFn &&Transfer, EdgeFn &&Edge) {
   size_t NB = FF.Blocks.size();
   if (NB == 0)
     return true;
@@ -74,14 +98,23 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
     Queued[B] = 0;
     State S = In[B];
     Transfer(B, S, false);
-    for (uint32_t Succ : FF.Blocks[B].Succs) {
+    const std::vector<uint32_t> &Succs = FF.Blocks[B].Succs;
+    for (size_t X = 0; X < Succs.size(); ++X) {
+      uint32_t Succ = Succs[X];
+      // The last edge takes S itself: one copy fewer per visit.
+      State Copy;
+      if (X + 1 < Succs.size())
+        Copy = S;
+      State &ES = X + 1 < Succs.size() ? Copy : S;
+      if (!Edge(B, X, ES))
+        continue;
       bool Changed;
       if (!Reached[Succ]) {
-        In[Succ] = S;
+        In[Succ] = ES;
         Reached[Succ] = 1;
         Changed = true;
       } else {
-        Changed = In[Succ].join(S);
+        Changed = In[Succ].join(ES);
       }
       if (Changed && !Queued[Succ]) {
         Queued[Succ] = 1;

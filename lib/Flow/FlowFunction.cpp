@@ -7,6 +7,7 @@
 #include "Parse/StatementParser.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 
@@ -1252,6 +1253,34 @@ bool FlowFunction::definitelyOverlap(const AddrKey &A, uint64_t SizeA,
     return K.OffKnown && K.Off <= 0 && int64_t(Size) + K.Off >= int64_t(Bytes);
   };
   return Covers(A, SizeA) || Covers(B, SizeB);
+}
+
+bool FlowFunction::defines(uint32_t K, int32_t R) const {
+  // Defs is in program order: the definitions of K are one run.
+  auto It = std::lower_bound(Defs.begin(), Defs.end(), K,
+                             [](const Def &D, uint32_t X) { return D.Inst < X; });
+  for (; It != Defs.end() && It->Inst == K; ++It)
+    if (It->Reg == R)
+      return true;
+  return false;
+}
+
+uint32_t FlowFunction::blockOf(uint32_t K) const {
+  auto It = std::upper_bound(Blocks.begin(), Blocks.end(), K,
+                             [](uint32_t X, const Block &B) { return X < B.Begin; });
+  return It == Blocks.begin() ? 0 : uint32_t(It - Blocks.begin() - 1);
+}
+
+bool FlowFunction::mayOverlap(const AddrKey &A, uint64_t SizeA,
+                              const AddrKey &B, uint64_t SizeB) const {
+  if (!A.valid() || !B.valid() || A.Base != B.Base)
+    return false;
+  if (!A.OffKnown || !B.OffKnown)
+    return true;
+  auto End = [](const AddrKey &K, uint64_t Size) {
+    return Size ? K.Off + int64_t(Size) : INT64_MAX;
+  };
+  return A.Off < End(B, SizeB) && B.Off < End(A, SizeA);
 }
 
 bool FlowFunction::callHasEffects(const FlowInst &I) const {

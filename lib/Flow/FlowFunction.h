@@ -239,9 +239,30 @@ public:
   /// (at least one byte).
   bool definitelyOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
                          uint64_t SizeB) const;
+  /// Both addresses may touch a common byte: same base, and not two known
+  /// disjoint constant ranges (a size of 0: unknown, to the end of the base).
+  bool mayOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
+                  uint64_t SizeB) const;
   /// Calls to a function defined in this module (which may commit, wait or
   /// fence on the caller's behalf) make rules forget what they know.
   bool callHasEffects(const FlowInst &I) const;
+
+  // Registers (for PathConditions): ids are dense, one per name defined in
+  // the function; -1 for a name never defined here (%tid.x, a parameter).
+  int32_t regId(std::string_view Name) const { return RegIndex.find(Name); }
+  int32_t regId(const Opnd &O) const { return regIdOf(O); }
+  /// Number of definitions of register R in the function.
+  uint32_t defCount(int32_t R) const {
+    return R < 0 ? 0 : DefStart[size_t(R) + 1] - DefStart[size_t(R)];
+  }
+  /// The instruction of definition X of register R (X < defCount(R)).
+  uint32_t defInst(int32_t R, uint32_t X) const {
+    return Defs[DefOf[DefStart[size_t(R)] + X]].Inst;
+  }
+  /// Whether instruction K defines register R.
+  bool defines(uint32_t K, int32_t R) const;
+  /// Block of instruction K.
+  uint32_t blockOf(uint32_t K) const;
 
 private:
   void build();

@@ -11,6 +11,7 @@
 #include "ptxlint/LintContext.h"
 #include "ptxlint/RuleRegistry.h"
 
+#include <optional>
 #include <string>
 
 namespace ptxlint {
@@ -20,9 +21,10 @@ namespace flow {
 /// order given, then the spec section.
 class FlowDiag {
 public:
-  FlowDiag(DiagnosticEngine &E, rules::Id Rule, SourceRange R, std::string Msg)
-      : B(E, ruleInfo(Rule).DefaultSeverity, std::string(ruleInfo(Rule).Code), R,
-          std::move(Msg)),
+  FlowDiag(DiagnosticEngine &E, rules::Id Rule, SourceRange R, std::string Msg,
+           std::optional<Severity> Level = std::nullopt)
+      : B(E, Level.value_or(ruleInfo(Rule).DefaultSeverity),
+          std::string(ruleInfo(Rule).Code), R, std::move(Msg)),
         Section(ruleInfo(Rule).Section) {}
   FlowDiag(const FlowDiag &) = delete;
   ~FlowDiag() { B.spec(Section); }
@@ -44,6 +46,11 @@ struct FlowRuleContext {
   /// Starts a diagnostic for Rule at R (severity and spec from Rules.def).
   FlowDiag diag(rules::Id Rule, SourceRange R, std::string Msg) const {
     return FlowDiag(Ctx.Diags, Rule, R, std::move(Msg));
+  }
+  /// A report of Rule that is likely but not certain (the accesses may
+  /// overlap, the analysis cannot prove they do): a warning.
+  FlowDiag likely(rules::Id Rule, SourceRange R, std::string Msg) const {
+    return FlowDiag(Ctx.Diags, Rule, R, std::move(Msg), Severity::Warning);
   }
   /// The instruction's text as written (for messages), without the guard.
   std::string_view headOf(const FlowInst &I) const { return I.Head; }

@@ -4,10 +4,11 @@
 // stmatrix) is not ordered with a later access to the same memory by the
 // async proxy (bulk/tensor store, bulk reduction, shared::cta ->
 // shared::cluster copy) unless a fence.proxy.async covering shared memory
-// runs in between (9.7.9.25.2). Likewise an mbarrier initialised by
-// mbarrier.init and then signalled by a bulk copy needs the init to be made
-// visible to the async proxy (fence.proxy.async or fence.mbarrier_init; a
-// CTA barrier in between is accepted, as libcu++ relies on it).
+// runs in between (9.7.9.25.2). Likewise (F410, a warning: shipped kernels
+// omit it) an mbarrier initialised by mbarrier.init and then signalled by a
+// bulk copy needs the init to be made visible to the async proxy
+// (fence.proxy.async or fence.mbarrier_init; a CTA barrier in between is
+// accepted, as libcu++ relies on it).
 //
 // Only writes whose address definitely overlaps the async access (same
 // symbol and overlapping constant offsets, a store that covers the whole
@@ -37,6 +38,31 @@ bool isGenericWrite(const AsyncOp &Op) {
           Op.Kind == OpKind::StMatrix) &&
          (Op.Dst == Space::SharedCta || Op.Dst == Space::SharedCluster ||
           Op.Dst == Space::Generic);
+}
+
+/// The CTA barrier closest before instruction K in the text, not before
+/// instruction From and at most 64 instructions back; -1 if none. (Only
+/// for a note: the usual shape is "write; fence; bar.sync; store".)
+int64_t barrierBefore(const FlowFunction &FF, uint32_t K, uint32_t From) {
+  for (uint32_t X = K, N = 0; X > From && N < 64; ++N) {
+    --X;
+    if (FF.Insts[X].Op.Kind == OpKind::Barrier)
+      return X;
+  }
+  return -1;
+}
+
+/// The write of a site to name in a note: the closest one before the copy
+/// at K in the text (sites merge many writes), else the site's first.
+uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int32_t> &SiteOf,
+                     uint32_t K, uint32_t First) {
+  int32_t Site = SiteOf[First];
+  for (uint32_t X = K, N = 0; X > First && N < 512; ++N) {
+    --X;
+    if (SiteOf[X] == Site)
+      return X;
+  }
+  return First;
 }
 
 } // namespace
@@ -83,7 +109,17 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       }
     } else if (isGenericWrite(I.Op)) {
       AddrKey A = FF.address(I.op(I.Op.DstOp));
-      if (A.valid() && SameBase(Sources, A)) {
+      if (!A.valid() || !SameBase(Sources, A))
+        continue;
+      // Per-thread writes into one object ("smem + tid*4 + c": offset
+      // unknown) are one site: an unrolled epilogue has hundreds of them.
+      int32_t Same = -1;
+      for (size_t X = 0; X < Sites.size() && Same < 0 && !A.OffKnown; ++X)
+        if (!Sites[X].Init && Sites[X].Addr == A)
+          Same = int32_t(X);
+      if (Same >= 0) {
+        SiteOf[K] = Same;
+      } else {
         SiteOf[K] = int32_t(Sites.size());
         Sites.push_back({K, false, A, I.Op.AccessBytes});
       }
@@ -133,19 +169,39 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       if (Report && !ReportedAt[K] && Op.readsSharedAsync()) {
         AddrKey Src = FF.address(I.op(Op.SrcOp));
         uint64_t Bytes = C.copyBytes(I).value_or(0);
-        for (size_t X = 0; X < Sites.size(); ++X) {
+        // A definite overlap is an error; a write into the same shared
+        // object at an offset the analysis cannot pin down (a per-thread
+        // address, "smem + (tid << 2) + 512") a warning.
+        int32_t Definite = -1, Maybe = -1;
+        for (size_t X = 0; X < Sites.size() && Definite < 0; ++X) {
           const Site &St = Sites[X];
-          if (St.Init || !isPending(S.F[X]) ||
-              !FF.definitelyOverlap(St.Addr, St.Bytes, Src, Bytes))
+          if (St.Init || !isPending(S.F[X]))
             continue;
+          if (FF.definitelyOverlap(St.Addr, St.Bytes, Src, Bytes))
+            Definite = int32_t(X);
+          else if (Maybe < 0 && FF.mayOverlap(St.Addr, St.Bytes, Src, Bytes))
+            Maybe = int32_t(X);
+        }
+        if (Definite >= 0 || Maybe >= 0) {
           ReportedAt[K] = 1;
-          C.diag(rules::FlowMissingProxyFence, I.Range,
-                 "this async-proxy copy reads shared memory written through "
-                 "the generic proxy without an intervening fence.proxy.async")
-              .note(FF.Insts[St.Inst].Range,
-                    "generic-proxy write here; add fence.proxy.async.shared::cta "
-                    "between it and the copy");
-          break;
+          const Site &St = Sites[size_t(Definite >= 0 ? Definite : Maybe)];
+          auto D = Definite >= 0
+                       ? C.diag(rules::FlowMissingProxyFence, I.Range,
+                                "this async-proxy copy reads shared memory "
+                                "written through the generic proxy without an "
+                                "intervening fence.proxy.async")
+                       : C.likely(rules::FlowMissingProxyFence, I.Range,
+                                  "this async-proxy copy reads shared memory "
+                                  "that a generic-proxy write may have "
+                                  "written, without an intervening "
+                                  "fence.proxy.async");
+          D.note(FF.Insts[lastWriteOf(FF, SiteOf, K, St.Inst)].Range,
+                 "generic-proxy write here; add fence.proxy.async.shared::cta "
+                 "between it and the copy");
+          if (int64_t Bar = barrierBefore(FF, K, St.Inst); Bar >= 0)
+            D.note(FF.Insts[size_t(Bar)].Range,
+                   "this barrier orders the threads, not the proxies: the "
+                   "writers' fence.proxy.async belongs before it");
         }
       }
       if (Report && !ReportedAt[K] && Op.isCopy() &&
@@ -156,7 +212,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           if (!St.Init || !isPending(S.F[X]) || !(St.Addr == Bar))
             continue;
           ReportedAt[K] = 1;
-          C.diag(rules::FlowMissingProxyFence, I.Range,
+          C.diag(rules::FlowMbarrierInitUnfenced, I.Range,
                  "this copy signals an mbarrier whose mbarrier.init is not "
                  "made visible to the async proxy")
               .note(FF.Insts[St.Inst].Range,

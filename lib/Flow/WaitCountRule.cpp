@@ -9,10 +9,17 @@
 // groups from its caller), only after a commit was seen, and not after a
 // call that may commit or wait itself.
 //
+// A no-op wait is not reported when another wait of the same kind and N
+// does wait for something: that is the first step of an unrolled pipeline
+// ("commit; wait_group.read 1" per subtile, CUTLASS epilogues), where the
+// first instance waits for nothing by construction and cannot be removed.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Flow/Dataflow.h"
 #include "Flow/FlowRules.h"
+
+#include <algorithm>
 
 namespace ptxlint {
 namespace flow {
@@ -76,6 +83,16 @@ void runWaitCountRule(const FlowRuleContext &C) {
       return false;
     }
   });
+  struct NoOp {
+    uint32_t Inst;
+    int Slot;
+    int64_t N;
+    uint8_t Outstanding;
+    int32_t LastCommit;
+  };
+  std::vector<NoOp> NoOps;
+  // (slot, N) of the waits that do wait on some path.
+  std::vector<std::pair<int, int64_t>> Effective;
   auto Transfer = [&](uint32_t B, Counts &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
@@ -100,19 +117,10 @@ void runWaitCountRule(const FlowRuleContext &C) {
         if (!N || *N < 0)
           break;
         if (Report && !S.Unknown && S.AnyCommit[X] && S.N[Slot] >= 1 &&
-            S.N[Slot] < Cap &&
-            int64_t(S.N[Slot]) <= *N) {
-          auto D = C.diag(rules::FlowWaitGroupNoop, I.Range,
-                          std::string(I.Head) + " " + std::to_string(*N) +
-                              " waits for nothing: at most " +
-                              std::to_string(S.N[Slot]) +
-                              (S.N[Slot] == 1 ? " group is" : " groups are") +
-                              " outstanding here on any path, so no group "
-                              "has to complete");
-          if (S.LastCommit[X] >= 0)
-            D.note(FF.Insts[size_t(S.LastCommit[X])].Range,
-                   "most recent commit_group before the wait");
-        }
+            S.N[Slot] < Cap && int64_t(S.N[Slot]) <= *N)
+          NoOps.push_back({K, Slot, *N, S.N[Slot], S.LastCommit[X]});
+        else if (Report)
+          Effective.push_back({Slot, *N});
         if (!G) {
           if (Slot != 2 && *N < S.N[X])
             S.N[X] = uint8_t(*N);
@@ -135,6 +143,22 @@ void runWaitCountRule(const FlowRuleContext &C) {
     }
   };
   solveForward(FF, Entry, Transfer);
+  for (const NoOp &W : NoOps) {
+    if (std::find(Effective.begin(), Effective.end(),
+                  std::make_pair(W.Slot, W.N)) != Effective.end())
+      continue;
+    const FlowInst &I = FF.Insts[W.Inst];
+    auto D = C.diag(rules::FlowWaitGroupNoop, I.Range,
+                    std::string(I.Head) + " " + std::to_string(W.N) +
+                        " waits for nothing: at most " +
+                        std::to_string(W.Outstanding) +
+                        (W.Outstanding == 1 ? " group is" : " groups are") +
+                        " outstanding here on any path, so no group "
+                        "has to complete");
+    if (W.LastCommit >= 0)
+      D.note(FF.Insts[size_t(W.LastCommit)].Range,
+             "most recent commit_group before the wait");
+  }
 }
 
 } // namespace flow

@@ -1,0 +1,298 @@
+//===- PathConditions.cpp - Branch predicates as atoms; correlated paths --===//
+
+#include "Flow/PathConditions.h"
+
+#include <algorithm>
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+enum AtomKind : uint64_t { KOpaque = 1, KEq = 2, KLt = 3, KLe = 4 };
+
+/// The dot-separated words of a head ("setp", "ne", "s32").
+std::vector<std::string_view> words(std::string_view Head) {
+  std::vector<std::string_view> W;
+  size_t B = 0;
+  for (size_t K = 0; K <= Head.size(); ++K)
+    if (K == Head.size() || Head[K] == '.') {
+      W.push_back(Head.substr(B, K - B));
+      B = K + 1;
+    }
+  return W;
+}
+
+/// A comparison as (atom kind, negated): eq/ne share an atom, lt/ge, le/gt.
+bool comparison(std::string_view C, uint64_t &Kind, bool &Neg) {
+  struct Row {
+    std::string_view Name;
+    uint64_t Kind;
+    bool Neg;
+  };
+  static const Row Rows[] = {{"eq", KEq, false}, {"ne", KEq, true},
+                             {"lt", KLt, false}, {"ge", KLt, true},
+                             {"lo", KLt, false}, {"hs", KLt, true},
+                             {"le", KLe, false}, {"gt", KLe, true},
+                             {"ls", KLe, false}, {"hi", KLe, true}};
+  for (const Row &R : Rows)
+    if (R.Name == C) {
+      Kind = R.Kind;
+      Neg = R.Neg;
+      return true;
+    }
+  return false;
+}
+
+/// Integer type class: 1 signed, 2 unsigned/bits, 0 not an integer.
+int intClass(std::string_view T) {
+  if (T.size() < 2)
+    return 0;
+  if (T[0] == 's' && (T == "s8" || T == "s16" || T == "s32" || T == "s64"))
+    return 1;
+  if ((T[0] == 'u' || T[0] == 'b') && T.size() <= 3 && T[1] >= '0' && T[1] <= '9')
+    return 2;
+  return 0;
+}
+
+constexpr int MaxDepth = 4;
+constexpr uint32_t MaxScan = 512; ///< instructions scanned within a block
+
+} // namespace
+
+PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
+  size_t NB = FF.Blocks.size();
+  Edges.resize(NB);
+  Cyclic.assign(NB, -1);
+  for (uint32_t B = 0; B < NB; ++B) {
+    const Block &Bl = FF.Blocks[B];
+    if (Bl.Begin == Bl.End || Bl.Succs.size() != 2)
+      continue;
+    uint32_t Pos = Bl.End - 1;
+    const FlowInst &Br = FF.Insts[Pos];
+    if (Br.Op.Kind != OpKind::Branch || Br.Guard.empty())
+      continue;
+    int32_t P = FF.regId(Br.Guard);
+    if (P < 0)
+      continue;
+    // FlowFunction::build(): Succs[0] is the target, Succs[1] the fall-through.
+    Edges[B].resize(2);
+    lits(P, Pos, !Br.GuardNeg, Pos, 0, Edges[B][0]);
+    lits(P, Pos, Br.GuardNeg, Pos, 0, Edges[B][1]);
+  }
+  // Every definition of an atom's register forgets the atom.
+  for (uint32_t A = 0; A < AtomRegs.size(); ++A)
+    for (int32_t R : AtomRegs[A])
+      for (uint32_t X = 0; X < FF.defCount(R); ++X) {
+        std::vector<uint32_t> &Kills = Effects[FF.defInst(R, X)].Kills;
+        if (std::find(Kills.begin(), Kills.end(), A) == Kills.end())
+          Kills.push_back(A);
+      }
+  // Path flags: "mov.pred %p, 0/-1" makes the flag's atom known.
+  for (const auto &[Key, A] : AtomIndex) {
+    if ((Key.first >> 40) != KOpaque)
+      continue;
+    int32_t P = AtomRegs[A][0];
+    for (uint32_t X = 0; X < FF.defCount(P); ++X) {
+      uint32_t K = FF.defInst(P, X);
+      const FlowInst &I = FF.Insts[K];
+      if (I.Head != "mov.pred")
+        continue;
+      const Opnd *Src = FF.operand(I, 1);
+      if (Src && Src->K == Opnd::Imm && Src->HasValue)
+        Effects[K].Sets = Lit(A) << 1 | (Src->Value == 0 ? 1u : 0u);
+    }
+  }
+  for (const auto &E : Effects)
+    Events.push_back(E.first);
+  std::sort(Events.begin(), Events.end());
+}
+
+const std::vector<Lit> &PathConditions::edge(uint32_t B, size_t S) const {
+  if (B < Edges.size() && S < Edges[B].size())
+    return Edges[B][S];
+  return Empty;
+}
+
+uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB,
+                                 std::vector<int32_t> Regs) {
+  auto [It, New] = AtomIndex.emplace(std::make_pair(KeyA, KeyB),
+                                     uint32_t(AtomRegs.size()));
+  if (New)
+    AtomRegs.push_back(std::move(Regs));
+  return It->second;
+}
+
+Lit PathConditions::opaque(int32_t P, bool Want) {
+  uint32_t A = atomFor(KOpaque << 40 | uint32_t(P), 0, {P});
+  return Lit(A) << 1 | (Want ? 0u : 1u);
+}
+
+int64_t PathConditions::reachingDef(int32_t R, uint32_t At) const {
+  const Block &Bl = FF.Blocks[FF.blockOf(At)];
+  uint32_t Scanned = 0;
+  for (uint32_t K = At; K > Bl.Begin;) {
+    --K;
+    if (++Scanned > MaxScan)
+      return -1;
+    if (FF.defines(K, R))
+      return K;
+  }
+  if (FF.defCount(R) == 1)
+    return FF.defInst(R, 0);
+  return -1;
+}
+
+bool PathConditions::stable(int32_t R, uint32_t From, uint32_t Pos) {
+  if (R < 0)
+    return true; // never defined here: %tid.x, a parameter name
+  if (From < Pos && FF.blockOf(From) == FF.blockOf(Pos)) {
+    if (Pos - From > MaxScan)
+      return false;
+    for (uint32_t K = From + 1; K < Pos; ++K)
+      if (FF.defines(K, R))
+        return false;
+    return true;
+  }
+  uint32_t N = FF.defCount(R);
+  if (N == 0)
+    return true;
+  if (N > 1)
+    return false;
+  // One definition D: if it runs at most once, or always just before From
+  // within From's block, no run of D lies between the last From and Pos.
+  uint32_t D = FF.defInst(R, 0);
+  uint32_t BD = FF.blockOf(D);
+  return !inCycle(BD) || (BD == FF.blockOf(From) && D < From);
+}
+
+bool PathConditions::inCycle(uint32_t B) {
+  if (Cyclic[B] >= 0)
+    return Cyclic[B] != 0;
+  // Tarjan's strongly connected components, iteratively, for every block.
+  size_t NB = FF.Blocks.size();
+  std::vector<int32_t> Index(NB, -1), Low(NB, 0);
+  std::vector<char> OnStack(NB, 0);
+  std::vector<uint32_t> Stack;
+  std::vector<std::pair<uint32_t, size_t>> Call;
+  int32_t Next = 0;
+  for (uint32_t Root = 0; Root < NB; ++Root) {
+    if (Index[Root] >= 0)
+      continue;
+    Call.push_back({Root, 0});
+    Index[Root] = Low[Root] = Next++;
+    Stack.push_back(Root);
+    OnStack[Root] = 1;
+    while (!Call.empty()) {
+      auto &[V, I] = Call.back();
+      const std::vector<uint32_t> &Succs = FF.Blocks[V].Succs;
+      if (I < Succs.size()) {
+        uint32_t W = Succs[I++];
+        if (Index[W] < 0) {
+          Index[W] = Low[W] = Next++;
+          Stack.push_back(W);
+          OnStack[W] = 1;
+          Call.push_back({W, 0});
+        } else if (OnStack[W]) {
+          Low[V] = std::min(Low[V], Index[W]);
+        }
+        continue;
+      }
+      uint32_t Done = V;
+      Call.pop_back();
+      if (!Call.empty())
+        Low[Call.back().first] = std::min(Low[Call.back().first], Low[Done]);
+      if (Low[Done] != Index[Done])
+        continue;
+      std::vector<uint32_t> Comp;
+      uint32_t W;
+      do {
+        W = Stack.back();
+        Stack.pop_back();
+        OnStack[W] = 0;
+        Comp.push_back(W);
+      } while (W != Done);
+      bool Self = false;
+      for (uint32_t S : FF.Blocks[Done].Succs)
+        Self |= S == Done;
+      for (uint32_t X : Comp)
+        Cyclic[X] = Comp.size() > 1 || Self;
+    }
+  }
+  return Cyclic[B] != 0;
+}
+
+void PathConditions::lits(int32_t P, uint32_t At, bool Want, uint32_t Pos,
+                          int Depth, std::vector<Lit> &Out) {
+  // The predicate itself, when its value at At is its value at Pos.
+  auto Opaque = [&] {
+    if (At == Pos || stable(P, At, Pos))
+      Out.push_back(opaque(P, Want));
+  };
+  int64_t S = Depth > MaxDepth ? -1 : reachingDef(P, At);
+  if (S < 0)
+    return Opaque();
+  const FlowInst &I = FF.Insts[uint32_t(S)];
+  std::vector<std::string_view> W = words(I.Head);
+  const Opnd *D = FF.operand(I, 0);
+  // A predicate operand ("%p", "!%p") read by instruction S.
+  auto Sub = [&](int8_t K, bool V) {
+    const Opnd *O = FF.operand(I, K);
+    if (!O || O->K != Opnd::Reg)
+      return;
+    lits(FF.regId(*O), uint32_t(S), O->Negated ? !V : V, Pos, Depth + 1, Out);
+  };
+  if (W[0] == "setp" && W.size() == 3 && D) {
+    bool Second = false; // "setp p|q": q is the negated comparison
+    if (D->K == Opnd::Vec && D->Regs.size() == 2 && FF.regId(D->Regs[1]) == P)
+      Second = true;
+    uint64_t Kind;
+    bool Neg;
+    int Cls = intClass(W[2]);
+    const Opnd *A = FF.operand(I, 1), *B = FF.operand(I, 2);
+    if (Cls && comparison(W[1], Kind, Neg) && A && B && A->K == Opnd::Reg &&
+        !A->Negated && (B->K == Opnd::Reg || (B->K == Opnd::Imm && B->HasValue))) {
+      int32_t RA = FF.regId(*A);
+      int32_t RB = B->K == Opnd::Reg ? FF.regId(*B) : -1;
+      bool BReg = B->K == Opnd::Reg;
+      if (RA >= 0 && (!BReg || RB >= 0) && stable(RA, uint32_t(S), Pos) &&
+          (!BReg || stable(RB, uint32_t(S), Pos))) {
+        uint64_t Sign = Kind == KEq ? 0 : uint64_t(Cls);
+        uint64_t KeyA = Kind << 40 | Sign << 36 | uint64_t(BReg) << 35 | uint32_t(RA);
+        std::vector<int32_t> Regs{RA};
+        if (BReg)
+          Regs.push_back(RB);
+        uint32_t At2 = atomFor(KeyA, BReg ? RB : B->Value, std::move(Regs));
+        bool Truth = Want != Second;
+        Out.push_back(Lit(At2) << 1 | (Truth == !Neg ? 0u : 1u));
+      }
+    }
+    // Also the register itself: a later branch on it may not see the
+    // comparison (its operand redefined elsewhere) and still be correlated.
+    return Opaque();
+  }
+  if (W.size() == 2 && W[1] == "pred") {
+    if (W[0] == "not") {
+      Sub(1, !Want);
+      return Opaque();
+    }
+    if (W[0] == "mov") {
+      const Opnd *Src = FF.operand(I, 1);
+      if (Src && Src->K == Opnd::Imm && Src->HasValue) {
+        if ((Src->Value != 0) != Want)
+          Out.push_back(FalseLit); // this edge needs the flag to differ
+        return Opaque();
+      }
+      Sub(1, Want);
+      return Opaque();
+    }
+    if ((W[0] == "and" && Want) || (W[0] == "or" && !Want)) {
+      Sub(1, Want);
+      Sub(2, Want);
+    }
+    return Opaque(); // also the sides that imply nothing about the operands
+  }
+  return Opaque();
+}
+
+} // namespace flow
+} // namespace ptxlint

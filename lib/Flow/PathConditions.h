@@ -1,0 +1,203 @@
+//===- PathConditions.h - Branch predicates as atoms; correlated paths ----===//
+//
+// Elected-thread code recomputes its guards: the store is skipped by
+// "setp.ne.s32 %p548, %rW, 0; @%p548 bra", the commit that belongs to it by
+// "setp.ne.s32 %p552, %rW, 0; @%p552 bra" further down. A dataflow that
+// joins both sides of the first branch cannot tell that "store ran, commit
+// skipped" is impossible. This file gives each branch edge the literals that
+// hold on it, over canonical atoms:
+//   * an integer comparison of a register with an immediate or register,
+//     "(a == b)", "(a <s b)", "(a <=u b)": eq/ne, lt/ge, gt/le (and the
+//     unsigned lo/hs/hi/ls) of one register share an atom, negated or not;
+//   * otherwise the predicate register itself (an opaque atom: elect.sync,
+//     float compares, a path flag set by mov.pred).
+// not.pred, and.pred (true side), or.pred (false side), mov.pred copies and
+// "setp p|q" are followed to the comparisons they combine; mov.pred of a
+// constant makes a branch edge infeasible.
+//
+// A literal speaks about the *current* value of its registers: every
+// definition of an atom's register is an event (killsAt) that forgets it.
+// A literal is derived only when the registers it reads cannot have been
+// redefined between the comparison and the branch (stable()).
+//
+// Rules carry PathLits (what surely holds on every path here, intersected at
+// joins) and, per fact, a Cond (the literals under which a may-fact holds);
+// a branch edge whose literal contradicts PathLits is not taken, and a fact
+// whose Cond it contradicts is dropped on that edge.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_FLOW_PATHCONDITIONS_H
+#define PTXLINT_FLOW_PATHCONDITIONS_H
+
+#include "Flow/FlowFunction.h"
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ptxlint {
+namespace flow {
+
+/// A literal: atom << 1 | negated. FalseLit holds on no path.
+using Lit = uint32_t;
+constexpr Lit FalseLit = 0xfffffffeu;
+inline Lit negLit(Lit L) { return L ^ 1u; }
+inline uint32_t atomOf(Lit L) { return L >> 1; }
+
+/// A conjunction of at most Max literals; None: the fact does not hold.
+template <unsigned Max> struct LitSet {
+  static constexpr uint8_t NoneN = 0xff;
+  uint8_t N = NoneN;
+  Lit L[Max] = {};
+  bool none() const { return N == NoneN; }
+  bool holds() const { return N != NoneN; }
+  void setNone() { N = NoneN; }
+  void setTrue() { N = 0; }
+  bool has(Lit X) const {
+    for (unsigned K = 0; holds() && K < N; ++K)
+      if (L[K] == X)
+        return true;
+    return false;
+  }
+  /// Adds X. When full, the oldest literal makes room (Evict: a path
+  /// condition, where the newest literals guard what follows) or X is not
+  /// added (a fact's condition, whose oldest literals are the guard of the
+  /// instruction that made it); dropping a literal only weakens.
+  void add(Lit X, bool Evict) {
+    if (none() || has(X) || (N == Max && !Evict))
+      return;
+    if (N == Max) {
+      for (unsigned K = 1; K < Max; ++K)
+        L[K - 1] = L[K];
+      --N;
+    }
+    L[N++] = X;
+  }
+  /// Keeps the literals also in O (the join of two must-conditions).
+  bool intersect(const LitSet &O) {
+    if (none() || O.none())
+      return false;
+    uint8_t W = 0;
+    for (unsigned K = 0; K < N; ++K)
+      if (O.has(L[K]))
+        L[W++] = L[K];
+    bool Changed = W != N;
+    N = W;
+    return Changed;
+  }
+  /// Join of may-facts: holds where either holds.
+  bool joinMay(const LitSet &O) {
+    if (O.none())
+      return false;
+    if (none()) {
+      *this = O;
+      return true;
+    }
+    return intersect(O);
+  }
+  /// Drops the literals whose atom is in Atoms (their registers changed).
+  void forget(const std::vector<uint32_t> &Atoms) {
+    if (none())
+      return;
+    uint8_t W = 0;
+    for (unsigned K = 0; K < N; ++K) {
+      bool Drop = false;
+      for (uint32_t A : Atoms)
+        Drop |= atomOf(L[K]) == A;
+      if (!Drop)
+        L[W++] = L[K];
+    }
+    N = W;
+  }
+  template <unsigned M> void assignFrom(const LitSet<M> &O) {
+    if (O.none()) {
+      setNone();
+      return;
+    }
+    setTrue();
+    unsigned From = O.N > Max ? O.N - Max : 0; // the newest of O
+    for (unsigned K = From; K < O.N; ++K)
+      add(O.L[K], false);
+  }
+};
+
+using PathLits = LitSet<12>; ///< what holds on every path reaching a point
+using Cond = LitSet<8>;      ///< under which a may-fact holds
+
+class PathConditions {
+public:
+  explicit PathConditions(const FlowFunction &FF);
+
+  /// Literals that hold when control takes Succs[S] of block B.
+  const std::vector<Lit> &edge(uint32_t B, size_t S) const;
+  /// Instructions that redefine an atom's register or set a path flag, in
+  /// program order: rules add them to their events.
+  const std::vector<uint32_t> &events() const { return Events; }
+  /// Applies event K to the path condition and to the facts' conditions.
+  template <class ForEachCond> void apply(uint32_t K, PathLits &P, ForEachCond &&Each) const {
+    auto It = Effects.find(K);
+    if (It == Effects.end())
+      return;
+    Lit Sets = It->second.Sets;
+    P.forget(It->second.Kills);
+    Each([&](auto &C) {
+      C.forget(It->second.Kills);
+      if (Sets != NoLit)
+        C.add(Sets, false); // a fact that holds here holds with the flag set
+    });
+    if (Sets != NoLit)
+      P.add(Sets, true);
+  }
+  /// Takes edge S of block B: false when the edge cannot be taken on this
+  /// path; else P and the facts' conditions learn the edge's literals.
+  template <class ForEachCond>
+  bool takeEdge(uint32_t B, size_t S, PathLits &P, ForEachCond &&Each) const {
+    const std::vector<Lit> &E = edge(B, S);
+    for (Lit X : E)
+      if (X == FalseLit || P.has(negLit(X)))
+        return false;
+    for (Lit X : E) {
+      P.add(X, true);
+      Each([&](auto &C) {
+        if (C.has(negLit(X)))
+          C.setNone(); // the fact's paths do not take this edge
+        else
+          C.add(X, false); // those that do, learn X
+      });
+    }
+    return true;
+  }
+  size_t atomCount() const { return AtomRegs.size(); }
+
+private:
+  static constexpr Lit NoLit = 0xffffffffu;
+  struct Effect {
+    std::vector<uint32_t> Kills; ///< atoms whose registers K redefines
+    Lit Sets = NoLit;            ///< mov.pred p, imm: the literal it makes true
+  };
+  /// Literals implied by "register P has truth value Want just before
+  /// instruction At", valid at Pos (the branch). Appends to Out.
+  void lits(int32_t P, uint32_t At, bool Want, uint32_t Pos, int Depth,
+            std::vector<Lit> &Out);
+  /// The definition of R that reaches At: in At's block, else R's only one.
+  int64_t reachingDef(int32_t R, uint32_t At) const;
+  /// No definition of R can run between instruction From and Pos.
+  bool stable(int32_t R, uint32_t From, uint32_t Pos);
+  bool inCycle(uint32_t Block);
+  uint32_t atomFor(uint64_t KeyA, int64_t KeyB, std::vector<int32_t> Regs);
+  Lit opaque(int32_t P, bool Want);
+
+  const FlowFunction &FF;
+  std::vector<std::vector<std::vector<Lit>>> Edges; ///< [block][succ]
+  std::vector<std::vector<int32_t>> AtomRegs;
+  std::map<std::pair<uint64_t, int64_t>, uint32_t> AtomIndex;
+  std::unordered_map<uint32_t, Effect> Effects;
+  std::vector<uint32_t> Events;
+  std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
+  std::vector<Lit> Empty;
+};
+
+} // namespace flow
+} // namespace ptxlint
+#endif

@@ -1,0 +1,144 @@
+// Unit tests of lib/Flow/PathConditions: branch predicates as canonical
+// atoms, correlated and contradicting edges, redefinitions, path flags.
+#include "Flow/PathConditions.h"
+#include "ptxlint/Linter.h"
+#include "ptxlint/SymbolTable.h"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+
+using namespace ptxlint;
+using namespace ptxlint::flow;
+
+namespace {
+
+struct Built {
+  SourceBuffer Buffer;
+  DiagnosticEngine Diags;
+  Module M;
+  std::unique_ptr<SymbolTable> ST;
+  std::unique_ptr<FlowFunction> FF;
+  std::unique_ptr<PathConditions> PC;
+  explicit Built(std::string Body)
+      : Buffer("t.ptx", ".version 8.6\n.target sm_100a\n.address_size 64\n"
+                        ".entry k()\n{\n .reg .pred %p<8>;\n .reg .b32 %r<8>;\n" +
+                            Body + "\n}\n") {
+    M = parseModule(Buffer, Diags);
+    ST = std::make_unique<SymbolTable>(M);
+    FF = std::make_unique<FlowFunction>(M, *ST, 0);
+    REQUIRE(FF->Analyzable);
+    PC = std::make_unique<PathConditions>(*FF);
+  }
+  /// The block that ends with the N-th conditional branch (0-based).
+  uint32_t branchBlock(unsigned N) const {
+    for (uint32_t B = 0; B < FF->Blocks.size(); ++B) {
+      const Block &Bl = FF->Blocks[B];
+      if (Bl.End > Bl.Begin && FF->Insts[Bl.End - 1].Op.Kind == OpKind::Branch &&
+          !FF->Insts[Bl.End - 1].Guard.empty() && N-- == 0)
+        return B;
+    }
+    FAIL("no such branch");
+    return 0;
+  }
+  /// Literals on the taken (S = 0) or fall-through (S = 1) edge.
+  std::vector<Lit> edge(unsigned Branch, size_t S) const {
+    return PC->edge(branchBlock(Branch), S);
+  }
+};
+
+bool contradicts(const std::vector<Lit> &A, const std::vector<Lit> &B) {
+  for (Lit X : A)
+    for (Lit Y : B)
+      if (X == negLit(Y))
+        return true;
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("paths: two setp of one register are one atom; eq negates ne") {
+  Built T(" mov.u32 %r1, %tid.x;\n"
+          " setp.ne.s32 %p1, %r1, 0;\n"
+          " @%p1 bra $A;\n"
+          " mov.u32 %r2, 1;\n"
+          "$A:\n"
+          " setp.eq.s32 %p2, %r1, 0;\n"
+          " @%p2 bra $B;\n"
+          " mov.u32 %r2, 2;\n"
+          "$B:\n"
+          " ret;");
+  // First branch falls through when r1 == 0; the second is taken then.
+  // Each edge: the comparison's atom, then the predicate register's own.
+  REQUIRE(T.edge(0, 1).size() == 2);
+  REQUIRE(T.edge(1, 0).size() == 2);
+  CHECK(T.edge(0, 1)[0] == T.edge(1, 0)[0]);
+  CHECK(T.edge(0, 1)[1] != T.edge(1, 0)[1]);
+  CHECK(contradicts(T.edge(0, 1), T.edge(1, 1)));
+  CHECK(contradicts(T.edge(0, 0), T.edge(0, 1)));
+}
+
+TEST_CASE("paths: not.pred and and.pred are followed; a redefinition is a "
+          "new value") {
+  Built T(" mov.u32 %r1, %tid.x;\n"
+          " setp.ne.s32 %p1, %r1, 0;\n"
+          " @%p1 bra $A;\n"
+          " mov.u32 %r2, 1;\n"
+          "$A:\n"
+          " setp.eq.s32 %p2, %r1, 0;\n"
+          " setp.lt.u32 %p3, %r1, 64;\n"
+          " and.pred %p4, %p2, %p3;\n"
+          " not.pred %p5, %p4;\n"
+          " @%p5 bra $B;\n"
+          " mov.u32 %r2, 2;\n"
+          "$B:\n"
+          " add.s32 %r1, %r1, 1;\n"
+          " setp.ne.s32 %p6, %r1, 0;\n"
+          " @%p6 bra $C;\n"
+          " mov.u32 %r2, 3;\n"
+          "$C:\n"
+          " ret;");
+  // Falling through "@%p5 bra" means p4: r1 == 0 and r1 < 64.
+  CHECK(contradicts(T.edge(1, 1), T.edge(0, 0)));
+  // The taken side (p4 false) says nothing about r1 == 0.
+  CHECK_FALSE(contradicts(T.edge(1, 0), T.edge(0, 1)));
+  CHECK_FALSE(contradicts(T.edge(1, 0), T.edge(0, 0)));
+  // After "add %r1": the comparison is about another value. The atom is the
+  // same key, but every definition of %r1 forgets it on the way.
+  bool Forgets = false;
+  for (uint32_t K : T.PC->events())
+    Forgets |= T.FF->Insts[K].Head == "add.s32";
+  CHECK(Forgets);
+}
+
+TEST_CASE("paths: a path flag set by mov.pred decides its branch") {
+  Built T(" mov.u32 %r1, %tid.x;\n"
+          " setp.ne.s32 %p1, %r1, 0;\n"
+          " @%p1 bra $A;\n"
+          " mov.pred %p2, -1;\n"
+          " bra.uni $B;\n"
+          "$A:\n"
+          " mov.pred %p2, 0;\n"
+          "$B:\n"
+          " @!%p2 bra $C;\n"
+          " mov.u32 %r2, 3;\n"
+          "$C:\n"
+          " ret;");
+  // The flag branch's edges are literals on the flag, which mov.pred sets.
+  REQUIRE(T.edge(1, 0).size() == 1);
+  unsigned Sets = 0;
+  for (uint32_t K : T.PC->events())
+    if (T.FF->Insts[K].Head == "mov.pred") {
+      ++Sets;
+      PathLits Q;
+      Q.setTrue();
+      T.PC->apply(K, Q, [](auto &&) {});
+      CHECK(Q.N == 1);
+    }
+  CHECK(Sets == 2);
+  // With the flag known false, the fall-through (flag true) is infeasible.
+  PathLits Known;
+  Known.setTrue();
+  Known.add(T.edge(1, 0)[0], true);
+  CHECK_FALSE(T.PC->takeEdge(T.branchBlock(1), 1, Known, [](auto &&) {}));
+}
