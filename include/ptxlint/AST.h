@@ -28,7 +28,7 @@ struct SourceRange {
   bool empty() const { return Begin == End; }
 };
 
-enum class OperandKind {
+enum class OperandKind : uint8_t {
   Register,  ///< %r1, %rd2, %p3, or a plain identifier bound by .reg
   Symbol,    ///< a name that is not a register (variable, param, label)
   Immediate, ///< integer constant (Value holds it when it fits 64 bits)
@@ -41,19 +41,21 @@ enum class OperandKind {
 
 /// One instruction operand. Address and Vector operands nest their parts in
 /// Elements: an Address holds its base (Register/Symbol/Immediate) first and,
-/// for tensor forms, a Vector of coordinates second.
+/// for tensor forms, a Vector of coordinates second. The kind and the flags
+/// share one word: an async-dense module keeps millions of operands, and
+/// their size is most of its memory (112 bytes, was 128).
 struct Operand {
   OperandKind Kind = OperandKind::Expr;
+  bool Negated = false;    ///< "!%p" (predicate operands)
+  bool HasValue = false;   ///< Immediate fits in 64 bits
+  bool Overflow = false;   ///< Immediate did not fit in 64 bits
+  bool HasOffset = false;  ///< Address: "+imm" / "-imm" present
   SourceRange Range;
   std::string_view Text;   ///< whole operand text, e.g. "[%r1+8]"
   std::string_view Name;   ///< Register/Symbol: the name; Register may carry
                            ///< a component suffix in Component ("%tid" ".x")
   std::string_view Component;
-  bool Negated = false;    ///< "!%p" (predicate operands)
-  bool HasValue = false;   ///< Immediate fits in 64 bits
-  bool Overflow = false;   ///< Immediate did not fit in 64 bits
   int64_t Value = 0;       ///< Immediate value (two's complement of -x)
-  bool HasOffset = false;  ///< Address: "+imm" / "-imm" present
   int64_t Offset = 0;      ///< Address: immediate offset
   SourceRange OffsetRange; ///< Address: range of the offset immediate
   std::vector<Operand> Elements;

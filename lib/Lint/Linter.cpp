@@ -19,10 +19,13 @@ Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
   // Select first, then parse: knowing the count lets the instruction array
   // be allocated once instead of growing (growth held two copies at peak).
   std::vector<uint32_t> Selected;
+  size_t SelectedInstructions = 0; // declarations and headers build none
   for (uint32_t K = 0; K < M.Statements.size(); ++K)
-    if (needsFullParse(M.Statements[K], M.Text))
+    if (needsFullParse(M.Statements[K], M.Text)) {
       Selected.push_back(K);
-  M.Instructions.reserve(Selected.size());
+      SelectedInstructions += M.Statements[K].Kind == StatementKind::Instruction;
+    }
+  M.Instructions.reserve(SelectedInstructions);
   StatementParser Parser(M, Diags);
   for (uint32_t K : Selected)
     Parser.parse(K);

@@ -171,7 +171,7 @@ struct StatementParser::Impl {
   PtxStatementParser Parser;
   ErrorCollector Errors;
   uint32_t Base = 0;   ///< byte offset of the statement in the buffer
-  std::string Scratch; ///< the statement text handed to the lexer
+  std::string Scratch; ///< the statement text handed to ANTLR (a miss)
   std::vector<Tok> Toks;
   std::string Key;     ///< entry rule + token types: the shape cache key
   /// The shape cache is a pure memo of a deterministic function (token types
@@ -203,8 +203,7 @@ struct StatementParser::Impl {
   /// Lexes the statement and finds (or builds with ANTLR) its CST.
   bool parseShape(std::string_view StatementText, uint32_t Offset, EntryRule R) {
     Base = Offset;
-    Scratch.assign(StatementText);
-    Lexer.reset(Scratch);
+    Lexer.reset(StatementText); // tokens are offsets: no copy on a hit
     Toks.clear();
     Key.clear();
     Key += char(R);
@@ -224,6 +223,7 @@ struct StatementParser::Impl {
     }
     ++ShapeMisses;
     Parser.getTreeTracker().reset(); // free the previous statement's tree
+    Scratch.assign(StatementText);
     Lexer.reset(Scratch);
     Tokens.setTokenSource(&Lexer);
     Parser.setTokenStream(&Tokens);
@@ -431,7 +431,7 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
       Out.Offset = Op == PtxStatementLexer::MINUS ? int64_t(0 - uint64_t(R.Value))
                                                   : R.Value;
       Out.OffsetRange = R.Range;
-      Out.Elements.push_back(L);
+      Out.Elements.push_back(std::move(L));
       Split = true;
     }
   }
@@ -487,17 +487,19 @@ Operand StatementParser::Impl::buildOperand(uint32_t I) {
 
 bool StatementParser::Impl::parseInstruction(Statement &S) {
   uint32_t Root = Tree->Root;
-  Instruction I;
+  // Built in place (parseModule reserves the array for every selected
+  // statement, so nothing moves).
+  S.ParsedIndex = int32_t(M.Instructions.size());
+  Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
   uint32_t G = child(Root, CstKind::Guard);
   if (G != ~0u) {
-    Operand Guard;
+    Operand &Guard = I.Guard.emplace();
     Guard.Range = range(G);
     Guard.Text = text(Guard.Range);
     Guard.Name = text(child(G, CstKind::Terminal, PtxStatementLexer::IDENT));
     Guard.Kind = OperandKind::Register;
     Guard.Negated = child(G, CstKind::Terminal, PtxStatementLexer::BANG) != ~0u;
-    I.Guard = Guard;
   }
   uint32_t Op = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   I.OpcodeRange = range(Op);
@@ -518,8 +520,6 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
         I.Operands.push_back(buildOperand(C));
     });
   }
-  S.ParsedIndex = int32_t(M.Instructions.size());
-  M.Instructions.push_back(std::move(I));
   return true;
 }
 
