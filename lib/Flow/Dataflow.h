@@ -84,7 +84,13 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
   size_t NB = FF.Blocks.size();
   if (NB == 0)
     return true;
-  std::vector<State> In(NB, Entry);
+  // Only reached blocks' states are read (Reached guards the join), so the
+  // others stay empty. S and Copy are reused across visits: assignment keeps
+  // their buffers, where a fresh copy per visit was most of the rules' time
+  // in large kernels (malloc/free).
+  std::vector<State> In(NB);
+  In[0] = Entry;
+  State S, Copy;
   std::vector<char> Reached(NB, 0), Queued(NB, 0);
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> Work;
   Reached[0] = Queued[0] = 1;
@@ -96,13 +102,12 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
     uint32_t B = Work.top();
     Work.pop();
     Queued[B] = 0;
-    State S = In[B];
+    S = In[B];
     Transfer(B, S, false);
     const std::vector<uint32_t> &Succs = FF.Blocks[B].Succs;
     for (size_t X = 0; X < Succs.size(); ++X) {
       uint32_t Succ = Succs[X];
       // The last edge takes S itself: one copy fewer per visit.
-      State Copy;
       if (X + 1 < Succs.size())
         Copy = S;
       State &ES = X + 1 < Succs.size() ? Copy : S;
@@ -124,7 +129,7 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
   }
   for (uint32_t B = 0; B < NB; ++B)
     if (Reached[B]) {
-      State S = In[B];
+      S = In[B];
       Transfer(B, S, true);
     }
   return true;

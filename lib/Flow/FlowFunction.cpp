@@ -1265,6 +1265,16 @@ bool FlowFunction::defines(uint32_t K, int32_t R) const {
   return false;
 }
 
+int64_t FlowFunction::lastDefBefore(int32_t R, uint32_t At) const {
+  if (R < 0)
+    return -1;
+  const uint32_t *B = DefOf.data() + DefStart[size_t(R)];
+  const uint32_t *E = DefOf.data() + DefStart[size_t(R) + 1];
+  const uint32_t *It = std::lower_bound(
+      B, E, At, [&](uint32_t D, uint32_t X) { return Defs[D].Inst < X; });
+  return It == B ? -1 : int64_t(Defs[*(It - 1)].Inst);
+}
+
 uint32_t FlowFunction::blockOf(uint32_t K) const {
   auto It = std::upper_bound(Blocks.begin(), Blocks.end(), K,
                              [](uint32_t X, const Block &B) { return X < B.Begin; });

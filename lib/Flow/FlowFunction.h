@@ -261,6 +261,10 @@ public:
   }
   /// Whether instruction K defines register R.
   bool defines(uint32_t K, int32_t R) const;
+  /// The last instruction before At that defines R, or -1: a binary search
+  /// of R's definitions (in program order), where a backward scan calling
+  /// defines() per instruction cost PathConditions most of its time.
+  int64_t lastDefBefore(int32_t R, uint32_t At) const;
   /// Block of instruction K.
   uint32_t blockOf(uint32_t K) const;
 

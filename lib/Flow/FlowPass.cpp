@@ -103,6 +103,21 @@ std::optional<uint64_t> FlowRuleContext::computeCopyBytes(const FlowInst &I) con
   return std::nullopt;
 }
 
+const std::vector<FlowRuleEntry> &flowRules() {
+  static const std::vector<FlowRuleEntry> Rules = {
+      {"cluster-shape", {}, false, runClusterRule}, // local checks: no CFG
+      {"completion", {}, true, runCompletionRules},
+      {"wait-group-noop", {OpKind::CpAsyncWait, OpKind::BulkWait}, true,
+       runWaitCountRule},
+      {"mbarrier-tx", {OpKind::MbarExpectTx, OpKind::MbarArriveExpectTx}, true,
+       runMbarrierTxRule},
+      {"proxy-fence", {}, true, runProxyFenceRule},
+      {"dead-prefetch", {OpKind::BulkPrefetch, OpKind::TensorPrefetch}, true,
+       runPrefetchRule},
+  };
+  return Rules;
+}
+
 namespace {
 
 bool startsWith(std::string_view S, std::string_view P) {
@@ -139,18 +154,23 @@ bool interesting(const Module &M, const Function &F) {
   return Async == 1 && SharedAccess;
 }
 
-/// Decodes function K and runs every flow rule on it.
+/// Whether the function has an instruction of one of the rule's kinds.
+bool hasNeeded(const FlowFunction &FF, const FlowRuleEntry &R) {
+  if (R.Needs.empty())
+    return true;
+  for (OpKind K : R.Needs)
+    if (FF.has(K))
+      return true;
+  return false;
+}
+
+/// Decodes function K and runs the flow rules that can report in it.
 void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees) {
   FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees);
   FlowRuleContext C(Ctx, FF);
-  runClusterRule(C); // local checks: no CFG needed
-  if (!FF.Analyzable)
-    return;
-  runCompletionRules(C);
-  runWaitCountRule(C);
-  runMbarrierTxRule(C);
-  runProxyFenceRule(C);
-  runPrefetchRule(C);
+  for (const FlowRuleEntry &R : flowRules())
+    if ((!R.NeedsCfg || FF.Analyzable) && hasNeeded(FF, R))
+      R.Run(C);
 }
 
 class FlowPass : public LintPass {

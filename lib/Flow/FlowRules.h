@@ -1,7 +1,8 @@
 //===- FlowRules.h - The flow-sensitive rules (codes F401..F409) --------===//
 //
 // Each rule (or rule group) lives in a file of its own and runs on a built
-// FlowFunction. FlowPass.cpp builds the function once and calls them all.
+// FlowFunction. FlowPass.cpp builds the function once and runs the rules
+// that flowRules() lists and the function can trigger.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXLINT_FLOW_FLOWRULES_H
@@ -13,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ptxlint {
 namespace flow {
@@ -69,6 +71,20 @@ private:
   mutable std::vector<uint8_t> BytesMemo; ///< 0 unknown yet, 1 none, 2 value
   mutable std::vector<uint64_t> BytesVal;
 };
+
+/// One entry of the flow-rule registry: a rule (or a rule group sharing one
+/// dataflow), the instruction kinds it cannot report without (any one of
+/// them present lets it run; none listed: always runs) and its entry point.
+/// FlowPass runs an entry on a function only when the function has one of
+/// its kinds, so the rules need no prefilter of their own.
+struct FlowRuleEntry {
+  const char *Name;
+  std::vector<OpKind> Needs;
+  bool NeedsCfg; ///< runs only on an analyzable function (a CFG was built)
+  void (*Run)(const FlowRuleContext &);
+};
+/// Every flow rule, in the order they run (diagnostics keep this order).
+const std::vector<FlowRuleEntry> &flowRules();
 
 /// F401 (cp.async commit), F402 (bulk-group protocol), F406 (write to an
 /// in-flight bulk store source), F407 (read of a copy destination before

@@ -74,8 +74,6 @@ constexpr size_t MaxBarriers = 16;
 
 void runMbarrierTxRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  if (!FF.has(OpKind::MbarExpectTx) && !FF.has(OpKind::MbarArriveExpectTx))
-    return;
   // The barriers: every resolved mbarrier operand, in order of appearance.
   std::vector<AddrKey> Keys;
   auto KeyIndex = [&](const AddrKey &A) -> int32_t {

@@ -10,16 +10,25 @@ namespace {
 
 enum AtomKind : uint64_t { KOpaque = 1, KEq = 2, KLt = 3, KLe = 4 };
 
-/// The dot-separated words of a head ("setp", "ne", "s32").
-std::vector<std::string_view> words(std::string_view Head) {
-  std::vector<std::string_view> W;
+/// The dot-separated words of a head ("setp", "ne", "s32"): the first four
+/// and how many there are (no allocation: lits() splits a head per call).
+struct Words {
+  std::string_view W[4];
+  size_t N = 0;
+  size_t size() const { return N; }
+  std::string_view operator[](size_t K) const { return K < 4 ? W[K] : std::string_view(); }
+};
+Words words(std::string_view Head) {
+  Words Out;
   size_t B = 0;
   for (size_t K = 0; K <= Head.size(); ++K)
     if (K == Head.size() || Head[K] == '.') {
-      W.push_back(Head.substr(B, K - B));
+      if (Out.N < 4)
+        Out.W[Out.N] = Head.substr(B, K - B);
+      ++Out.N;
       B = K + 1;
     }
-  return W;
+  return Out;
 }
 
 /// A comparison as (atom kind, negated): eq/ne share an atom, lt/ge, le/gt.
@@ -129,14 +138,13 @@ Lit PathConditions::opaque(int32_t P, bool Want) {
 
 int64_t PathConditions::reachingDef(int32_t R, uint32_t At) const {
   const Block &Bl = FF.Blocks[FF.blockOf(At)];
-  uint32_t Scanned = 0;
-  for (uint32_t K = At; K > Bl.Begin;) {
-    --K;
-    if (++Scanned > MaxScan)
-      return -1;
-    if (FF.defines(K, R))
-      return K;
-  }
+  // A definition in At's block within MaxScan instructions before At; past
+  // MaxScan without one, unknown.
+  int64_t K = FF.lastDefBefore(R, At);
+  if (K >= int64_t(Bl.Begin))
+    return At - K <= MaxScan ? K : -1;
+  if (At - Bl.Begin > MaxScan)
+    return -1;
   if (FF.defCount(R) == 1)
     return FF.defInst(R, 0);
   return -1;
@@ -148,10 +156,7 @@ bool PathConditions::stable(int32_t R, uint32_t From, uint32_t Pos) {
   if (From < Pos && FF.blockOf(From) == FF.blockOf(Pos)) {
     if (Pos - From > MaxScan)
       return false;
-    for (uint32_t K = From + 1; K < Pos; ++K)
-      if (FF.defines(K, R))
-        return false;
-    return true;
+    return FF.lastDefBefore(R, Pos) <= int64_t(From); // none in (From, Pos)
   }
   uint32_t N = FF.defCount(R);
   if (N == 0)
@@ -232,7 +237,7 @@ void PathConditions::lits(int32_t P, uint32_t At, bool Want, uint32_t Pos,
   if (S < 0)
     return Opaque();
   const FlowInst &I = FF.Insts[uint32_t(S)];
-  std::vector<std::string_view> W = words(I.Head);
+  Words W = words(I.Head);
   const Opnd *D = FF.operand(I, 0);
   // A predicate operand ("%p", "!%p") read by instruction S.
   auto Sub = [&](int8_t K, bool V) {

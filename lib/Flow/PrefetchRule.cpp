@@ -53,8 +53,6 @@ constexpr size_t MaxPrefetches = 16;
 
 void runPrefetchRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  if (!FF.has(OpKind::BulkPrefetch) && !FF.has(OpKind::TensorPrefetch))
-    return;
   std::vector<uint32_t> Sites;
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
   for (size_t RK = 0; RK < FF.RoleInsts.size() && Sites.size() < MaxPrefetches; ++RK)

@@ -63,9 +63,6 @@ struct Counts {
 
 void runWaitCountRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  bool HasWait = FF.has(OpKind::CpAsyncWait) || FF.has(OpKind::BulkWait);
-  if (!HasWait)
-    return;
   // A negative N is the checker's (O209): here it only stops the count.
   Counts Entry;
   Entry.Unknown = !FF.F.IsEntry;
