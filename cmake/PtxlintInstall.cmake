@@ -4,9 +4,13 @@
 include(CMakePackageConfigHelpers)
 set(PTXLINT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ptxlint)
 
+# Only the public API: SpecTables.h, LintContext.h and SymbolTable.h are the
+# library's own (no installed header includes them).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ptxlint
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def"
+  PATTERN "SpecTables.h" EXCLUDE PATTERN "LintContext.h" EXCLUDE
+  PATTERN "SymbolTable.h" EXCLUDE)
 
 if(NOT PTXLINT_SHARED_LIB)
   # A static libptxlint would have to export the generated parser, the ANTLR

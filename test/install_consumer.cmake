@@ -18,6 +18,12 @@ foreach(F include/ptxlint/Builder.h include/ptxlint/ptxlint.h include/ptxlint/Ru
     message(FATAL_ERROR "not installed: ${F}")
   endif()
 endforeach()
+# The library's own headers stay out of the package.
+foreach(F SpecTables.h LintContext.h SymbolTable.h)
+  if(EXISTS ${WORK_DIR}/prefix/include/ptxlint/${F})
+    message(FATAL_ERROR "installed, but internal: include/ptxlint/${F}")
+  endif()
+endforeach()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/consumer -B ${WORK_DIR}/build
     -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)

@@ -30,7 +30,7 @@ lit.Test.XPASS.isFailure = True
 if os.path.isdir(config.corpus_dir):
     config.available_features.add("corpus")
 else:
-    lit_config.note("../shared/corpus not found: corpus tests are skipped")
+    lit_config.note(config.corpus_dir + " not found: corpus tests are skipped")
 # Real CUTLASS/FA3/ThunderKittens modules (third-party output, never
 # committed) for scripts/seed-bugs.py: see test/lit/flow/shapes.
 realkernels = getattr(config, "realkernels_dir", "")

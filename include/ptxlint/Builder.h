@@ -32,9 +32,11 @@
 //
 // validate() checks an instruction against a target and PTX version by
 // printing it into a small module and running ptxlint::lint over it, i.e. the
-// same checker and diagnostics the linter uses; the builder's own
-// availability model (requirements()) only backs it up where the checker is
-// silent, under rule L001.
+// same checker and diagnostics the linter uses; structuralErrors() adds the
+// shape problems of a struct that print() cannot show (rule L001).
+// checkTarget() and formsFor() ask the same checker: which targets and PTX
+// versions take a form is data in spec-tables/ (the features of each
+// instruction, the chips of targets.yaml), read by nothing else.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXLINT_BUILDER_H
@@ -42,7 +44,6 @@
 
 #include "ptxlint/AST.h"
 #include "ptxlint/Diagnostic.h"
-#include "ptxlint/SymbolTable.h"
 
 #include <cstdint>
 #include <optional>
@@ -52,6 +53,8 @@
 #include <vector>
 
 namespace ptxlint {
+class SymbolTable; // internal (not installed): decode() only passes it on
+
 namespace build {
 
 /// An operand value: a register (or symbol) name or an integer immediate.
@@ -297,11 +300,16 @@ struct Unsupported {
   std::string Message;  ///< "cp.async.bulk to .shared::cta needs PTX ISA 8.6"
   bool Advisory = false;///< accepted, but the spec advises against it
 };
-/// The builder's availability model (spec section 9.7.9.25 and ptxas 13.0):
-/// empty when T can take I.
+/// What the target or PTX version of T misses for I, as the linter's checker
+/// reports it from the spec tables (rules T301-T305, M003-M005): empty when T
+/// takes I; Advisory for the warnings.
 std::vector<Unsupported> checkTarget(const Inst &I, const TargetVersion &T);
+/// checkTarget for each of Insts, with one lint run.
+std::vector<std::vector<Unsupported>>
+checkTargets(const std::vector<Inst> &Insts, const TargetVersion &T);
 
-/// Every target the model knows, oldest first ("sm_80" ... "sm_121f").
+/// Every target ptxlint knows (ptxlint::knownTargets(), spec-tables/
+/// targets.yaml), oldest first ("sm_50" ... "sm_121f").
 const std::vector<std::string> &knownTargets();
 /// Lowest PTX version that accepts .target T ({0,0} when unknown).
 std::pair<unsigned, unsigned> minPtxForTarget(const std::string &T);
@@ -310,7 +318,7 @@ struct Validation {
   bool Ok = false;
   std::string Text;                    ///< print(I)
   /// Diagnostics with ranges into Text. Rule codes are the linter's; L001
-  /// where only the builder's model objects.
+  /// for structuralErrors().
   std::vector<Diagnostic> Diagnostics;
 };
 /// Prints I into a one-kernel module for T, lints it with ptxlint::lint and

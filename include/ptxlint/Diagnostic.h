@@ -12,12 +12,18 @@
 #include "ptxlint/AST.h"
 
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
 namespace ptxlint {
 
 enum class Severity { Ignored, Note, Remark, Warning, Error, Fatal };
+
+namespace rules {
+enum Id : unsigned; // RuleRegistry.h: one enumerator per line of Rules.def
+} // namespace rules
 
 const char *severityName(Severity S);
 
@@ -67,13 +73,23 @@ private:
   bool LimitHit = false;
 };
 
-/// Builder sugar: Diag(Engine, Severity::Error, "A101", Range, "msg").note(..)
+/// A diagnostic of a rule: its code and default severity from Rules.def.
+Diagnostic makeDiagnostic(rules::Id Rule, SourceRange R, std::string Msg);
+
+/// Reports a diagnostic when it goes out of scope:
+///   DiagBuilder(Engine, rules::MissingVersion, Range, "msg").note(..).fix(..)
+/// The rule gives the code and the default severity; the rule's spec section
+/// is cited last unless spec() named a more precise one.
 class DiagBuilder {
 public:
+  DiagBuilder(DiagnosticEngine &E, rules::Id Rule, SourceRange R, std::string Msg);
+  /// A code given as text, for reporters not yet moved to rule ids (lib/Flow).
   DiagBuilder(DiagnosticEngine &E, Severity S, std::string Code,
               SourceRange R, std::string Msg);
   DiagBuilder(const DiagBuilder &) = delete;
   ~DiagBuilder();
+  /// A severity other than the rule's default (a table row that is a warning).
+  DiagBuilder &severity(Severity S);
   DiagBuilder &note(std::string Msg);
   DiagBuilder &note(SourceRange R, std::string Msg);
   DiagBuilder &fix(SourceRange R, std::string Replacement);
@@ -82,6 +98,8 @@ public:
 private:
   DiagnosticEngine &Engine;
   Diagnostic D;
+  std::string_view RuleSection; ///< cited at the end unless spec() was called
+  bool SpecGiven = false;
 };
 
 } // namespace ptxlint

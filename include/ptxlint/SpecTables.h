@@ -151,6 +151,10 @@ struct FormSpec {
   /// Per group, the subset of its values this form accepts (others of the
   /// group are illegal here); groups not listed accept all their values.
   std::vector<Words> Only;          ///< each: {group, value, value, ...}
+  /// Target patterns on which ptxas 13.0 takes no 16-bit register in an
+  /// address or tensor map (bracketed, bare or in a vector) and no vector in
+  /// place of a value operand of this form.
+  Words NarrowOn;
   std::vector<OperandSpec> Operands;
   std::string_view Section;
 };

@@ -1,6 +1,10 @@
 //===- Target.h - GPU targets, families and PTX versions --------*- C++ -*-===//
 //
-// The target model the checker judges features against:
+// The one target model of ptxlint: the linter's checker, the builder,
+// lowering and the --ptxas driver resolve and judge targets only through it.
+// The chips, their families and minimum PTX versions are data
+// (spec-tables/targets.yaml, generated into lib/Target at build time).
+//
 //   sm_NN   the baseline target: its features carry forward to every later one
 //   sm_NNa  arch-specific: baseline plus features of that one chip only
 //   sm_NNf  family-specific: baseline plus features shared by the chips of its
@@ -18,6 +22,7 @@
 #ifndef PTXLINT_TARGET_H
 #define PTXLINT_TARGET_H
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +73,15 @@ std::optional<Target> parseTarget(std::string_view S);
 /// then ".target sm_100a" is an sm_100a module; so is ".target sm_90a,
 /// sm_100a"). Non-architecture entries ("debug") are skipped.
 std::optional<Target> effectiveTarget(const std::vector<std::string> &Entries);
+std::optional<Target>
+effectiveTarget(const std::vector<std::string_view> &Entries);
+/// effectiveTarget({"sm_90a", "sm_100a"}) (a braced list picks this one).
+std::optional<Target>
+effectiveTarget(std::initializer_list<std::string_view> Entries);
+
+/// The -arch ptxas 13.0 takes for T: the chip's current name (sm_101a
+/// assembles as sm_110a), "compute_" for a front-end-only run.
+std::string ptxasArch(const Target &T, bool FrontEndOnly);
 
 /// Every target ptxlint knows, oldest first (the spelling sm_101* included).
 const std::vector<Target> &knownTargets();

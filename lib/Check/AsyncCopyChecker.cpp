@@ -91,9 +91,7 @@ SourceRange InstructionCheck::insertionPoint() const {
 
 DiagBuilder InstructionCheck::report(rules::Id Rule, SourceRange Range,
                                      std::string Message) {
-  const RuleInfo &R = ruleInfo(Rule);
-  return DiagBuilder(Ctx.Diags, R.DefaultSeverity, std::string(R.Code), Range,
-                     std::move(Message));
+  return DiagBuilder(Ctx.Diags, Rule, Range, std::move(Message));
 }
 
 std::string quotedList(const spec::Words &Words, const char *Last) {
@@ -150,13 +148,11 @@ private:
     SourceRange R = I.OpcodeRange;
     if (!I.Modifiers.empty())
       R.End = I.Modifiers.front().Range.End;
-    const RuleInfo &Info = ruleInfo(rules::UnknownAsyncInstruction);
-    DiagBuilder(Ctx.Diags, Info.DefaultSeverity, std::string(Info.Code), R,
+    DiagBuilder(Ctx.Diags, rules::UnknownAsyncInstruction, R,
                 "'" + std::string(Ctx.Buffer.text().substr(R.Begin, R.End - R.Begin)) +
                     "' is not an instruction; the cp family is cp.async, "
                     "cp.async.bulk{.prefetch}{.tensor} and "
-                    "cp.reduce.async.bulk{.tensor}")
-        .spec(Info.Section);
+                    "cp.reduce.async.bulk{.tensor}");
   }
 };
 

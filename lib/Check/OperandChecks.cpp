@@ -43,6 +43,104 @@ static std::string plural(size_t N, const char *Word) {
   return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
 }
 
+/// Whether an operand as written has the shape a slot takes.
+static bool shapeFits(const Operand &Op, Shape Want) {
+  switch (Want) {
+  case Shape::Address:
+    return Op.isAddress() && Op.Elements.size() <= 1;
+  case Shape::Tensor:
+    return Op.isAddress() && Op.Elements.size() == 2 && Op.Elements[1].isVector();
+  case Shape::Vector:
+    return Op.isVector();
+  case Shape::Value:
+    return Op.isRegister() || Op.isImmediate();
+  }
+  return false;
+}
+
+/// Whether writing the qualifier of slot Extra would make every operand fit
+/// its slot by shape: only then is inserting it a certain fix (a tensor map
+/// written without brackets also adds an operand, and no qualifier fixes it).
+static bool fitsWith(const InstructionCheck &C, const OperandSpec &Extra) {
+  // The slots as layout() would fill them with Extra's qualifier written:
+  // optional operands take what the mandatory ones leave.
+  auto Mandatory = [&](const OperandSpec &S) {
+    return S.When == Presence::Always ||
+           (S.When == Presence::If && (&S == &Extra || present(C, S)));
+  };
+  size_t N = C.I.Operands.size(), Needed = 0;
+  for (const OperandSpec &S : C.Form->Operands)
+    Needed += Mandatory(S);
+  if (Needed > N)
+    return false;
+  size_t Left = N - Needed;
+  std::vector<const OperandSpec *> Slots;
+  for (const OperandSpec &S : C.Form->Operands)
+    if (Mandatory(S) || (S.When == Presence::Optional && Left && Left--))
+      Slots.push_back(&S);
+  if (Slots.size() != N)
+    return false;
+  for (size_t K = 0; K < Slots.size(); ++K)
+    if (!shapeFits(C.I.Operands[K], Slots[K]->Kind))
+      return false;
+  return true;
+}
+
+/// Whether the form's narrow_on targets reach the module's target.
+static bool narrowHere(const InstructionCheck &C) {
+  return !C.Form->NarrowOn.empty() && !C.Targets.empty() &&
+         reachesAny(C.Form->NarrowOn, C.Targets.front());
+}
+
+/// A 16-bit register the operand holds as an address: the base of [r], a
+/// bare register, an element of a vector, the tensor map. Empty: none.
+static std::string_view narrowAddressRegister(const InstructionCheck &C,
+                                              const Operand &Op) {
+  auto Narrow = [&](const Operand &R) {
+    std::string_view T = C.registerType(R);
+    return C.isRegister(R) && T.size() == 4 && T.substr(2) == "16";
+  };
+  if (Op.isAddress() && !Op.Elements.empty())
+    return Narrow(Op.Elements[0]) ? Op.Elements[0].Name : std::string_view();
+  if (Op.isVector()) {
+    for (const Operand &E : Op.Elements)
+      if (Narrow(E))
+        return E.Name;
+    return {};
+  }
+  return Narrow(Op) ? Op.Name : std::string_view();
+}
+
+/// The form's narrow_on rule (sm_12x, .shared::cluster.global copies): no
+/// 16-bit register as an address, no vector as a value. Reports O203 and
+/// returns false when the operand breaks it.
+static bool fitsNarrowTarget(InstructionCheck &C, const OperandSpec &S,
+                             const Operand &Op) {
+  if (!narrowHere(C))
+    return true;
+  std::string On = C.Targets.front().name();
+  if (S.Kind == Shape::Value) {
+    if (!Op.isVector())
+      return true;
+    C.report(rules::OperandType, Op.Range,
+             "'" + std::string(S.Name) + "' cannot be a vector on " + On +
+                 " (ptxas 13.0 rejects it there)")
+        .spec(C.Form->Section);
+    return false;
+  }
+  if (S.Kind != Shape::Address && S.Kind != Shape::Tensor)
+    return true;
+  std::string_view Reg = narrowAddressRegister(C, Op);
+  if (Reg.empty())
+    return true;
+  C.report(rules::OperandType, Op.Range,
+           "'" + std::string(S.Name) + "' cannot be addressed through the "
+           "16-bit register " + q(Reg) + " on " + On + " in " +
+               C.formName() + " (ptxas 13.0 rejects it there)")
+      .spec(C.Form->Section);
+  return false;
+}
+
 /// Matches operands to slots; reports O201 and returns false on a count
 /// mismatch. Slots[K] is the slot of operand K.
 static bool layout(InstructionCheck &C,
@@ -86,6 +184,8 @@ static bool layout(InstructionCheck &C,
     R = C.I.Operands[Mandatory + Optional].Range;
   DiagBuilder D = C.report(rules::OperandCount, R, Msg);
   // An operand whose qualifier is missing, or a qualifier whose operand is.
+  const OperandSpec *Fix = nullptr;
+  size_t Fitting = 0;
   for (const OperandSpec &S : All) {
     if (S.When != Presence::If)
       continue;
@@ -94,10 +194,15 @@ static bool layout(InstructionCheck &C,
     if (!present(C, S) && N > Mandatory + Optional && S.If.size() == 1) {
       D.note("an extra '" + std::string(S.Name) + "' operand needs " +
              q(S.If[0]));
-      if (N == Mandatory + Optional + 1)
-        D.fix(C.insertionPoint(), std::string(S.If[0]));
+      if (N == Mandatory + Optional + 1 && fitsWith(C, S)) {
+        Fix = &S;
+        ++Fitting;
+      }
     }
   }
+  // A fix-it must be certain: one qualifier, and every operand then fits.
+  if (Fitting == 1)
+    D.fix(C.insertionPoint(), std::string(Fix->If[0]));
   D.spec(C.Form->Section);
   return false;
 }
@@ -133,7 +238,8 @@ static unsigned typeBits(std::string_view Type) {
 static bool regAccepted(const spec::Words &Regs, std::string_view Type) {
   return Type.empty() ||
          std::any_of(Regs.begin(), Regs.end(), [&](std::string_view R) {
-           return R == "any" || R == Type;
+           // "any": every register that can hold an address (not a predicate)
+           return (R == "any" && Type != ".pred") || R == Type;
          });
 }
 
@@ -373,6 +479,10 @@ static StateSpace slotSpace(const InstructionCheck &C, const OperandSpec &S,
     return StateSpace::Shared;
   if (Space == ".global")
     return StateSpace::Global;
+  if (Space == "generic") { // no state space written: a generic address
+    Spelled = "generic memory";
+    return StateSpace::Generic;
+  }
   return StateSpace::None;
 }
 
@@ -402,6 +512,11 @@ static void checkSymbolSpace(InstructionCheck &C, const OperandSpec &S,
                                     StateSpace::Param};
   bool IsData = std::find(std::begin(Data), std::end(Data), Sym->Space) !=
                 std::end(Data);
+  // A generic address names .shared, .global or .local memory (ptxas 13.0
+  // refuses .param and .const variables there).
+  if (Want == StateSpace::Generic && IsData && Sym->Space != StateSpace::Const &&
+      Sym->Space != StateSpace::Param)
+    return;
   if (Want == StateSpace::None || !IsData || Sym->Space == Want)
     return;
   DiagBuilder D = C.report(rules::OperandStateSpace, Base.Range,
@@ -573,8 +688,12 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
       std::string Msg = Name + " must be a " + typeList(S.ElemRegs) +
                         " register" + (S.ElemImm ? " or an immediate" : "") +
                         ", but " + q(E.Name) + " is " + std::string(Type);
-      if (AnyAccepted && !E.Negated && typeBits(Type) == Width &&
-          Width != 0)
+      // ptxas 13.0 also takes a .pred coordinate next to an integer one,
+      // except where the form is narrow on this target.
+      bool PredCoord = Type == ".pred" && std::string_view(What) == "coordinate" &&
+                       !narrowHere(C);
+      if (AnyAccepted && !E.Negated &&
+          ((typeBits(Type) == Width && Width != 0) || PredCoord))
         C.report(rules::OperandNotDocumented, E.Range,
                  Msg + " (ptxas 13.0 accepts it next to an integer one)")
             .spec(C.Form->Section);
@@ -624,7 +743,14 @@ static void checkTensor(InstructionCheck &C, const OperandSpec &S,
         .spec(C.Form->Section);
     return;
   }
-  if (C.isRegister(Base) && !regAccepted(S.Regs, C.registerType(Base)))
+  if (C.isRegister(Base) && C.registerType(Base) == ".pred")
+    // The spec asks a 64-bit address; ptxas 13.0 runs past 12 GB of memory
+    // on a predicate here, so no run can be expected to finish: an error.
+    C.report(rules::OperandType, Base.Range,
+             "the tensor map is a 64-bit address, not a predicate; ptxas does "
+             "not finish on " + q(Base.Name))
+        .spec(C.Form->Section);
+  else if (C.isRegister(Base) && !regAccepted(S.Regs, C.registerType(Base)))
     C.report(rules::OperandType, Base.Range,
              "the tensor map must be a " + typeList(S.Regs) + " register")
         .spec(C.Form->Section);
@@ -653,7 +779,7 @@ void checkOperands(InstructionCheck &C) {
   for (size_t K = 0; K < Slots.size(); ++K) {
     const OperandSpec &S = *Slots[K];
     const Operand &Op = C.I.Operands[K];
-    if (!allDeclared(C, Op))
+    if (!allDeclared(C, Op) || !fitsNarrowTarget(C, S, Op))
       continue;
     switch (S.Kind) {
     case Shape::Value: checkValue(C, S, Op); break;

@@ -30,6 +30,24 @@ static bool contains(const Words &W, std::string_view S) {
 }
 
 /// Steps 1 and 2. Returns false if a word is unusable (unknown/duplicate).
+/// The state spaces of PTX (ISA section 5.1): a word the tables do not list
+/// but PTX does is a state space this instruction does not take, not an
+/// unknown qualifier.
+static bool isPtxStateSpace(std::string_view Word) {
+  for (std::string_view S : {".reg", ".sreg", ".const", ".global", ".local",
+                             ".param", ".shared", ".tex"})
+    if (Word == S)
+      return true;
+  return false;
+}
+
+static const GroupSpec *stateSpaceGroup(const spec::InstructionSpec &I) {
+  for (const GroupSpec &G : I.Groups)
+    if (G.Kind == GroupKind::StateSpace)
+      return &G;
+  return nullptr;
+}
+
 static bool classify(InstructionCheck &C) {
   bool Ok = true;
   std::vector<const Qualifier *> SeenInGroup;
@@ -58,6 +76,12 @@ static bool classify(InstructionCheck &C) {
       } else if (spec::isKnownQualifier(Text))
         C.report(rules::IllegalQualifier, Q.Mod->Range,
                  q(Text) + " is not a qualifier of " + std::string(C.Spec.Name))
+            .spec(C.Spec.Section);
+      else if (const GroupSpec *Spaces = stateSpaceGroup(C.Spec);
+               Spaces && isPtxStateSpace(Text))
+        C.report(rules::IllegalQualifier, Q.Mod->Range,
+                 q(Text) + " is a state space " + std::string(C.Spec.Name) +
+                     " does not take; expected " + quotedList(Spaces->Values))
             .spec(C.Spec.Section);
       else
         C.report(rules::UnknownQualifier, Q.Mod->Range,

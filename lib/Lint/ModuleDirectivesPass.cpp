@@ -49,10 +49,7 @@ public:
 private:
   static void report(LintContext &Ctx, rules::Id Rule, SourceRange R,
                      std::string Msg) {
-    const RuleInfo &Info = ruleInfo(Rule);
-    DiagBuilder(Ctx.Diags, Info.DefaultSeverity, std::string(Info.Code), R,
-                std::move(Msg))
-        .spec(Info.Section);
+    DiagBuilder(Ctx.Diags, Rule, R, std::move(Msg));
   }
 
   static void checkPresence(LintContext &Ctx) {
@@ -102,14 +99,12 @@ private:
     PtxVersion Need = T->minPtx();
     if (D.HasVersion && Need.known() &&
         PtxVersion{D.VersionMajor, D.VersionMinor} < Need) {
-      DiagBuilder(Ctx.Diags, ruleInfo(rules::VersionTooOldForTarget).DefaultSeverity,
-                  std::string(ruleInfo(rules::VersionTooOldForTarget).Code), R,
+      DiagBuilder(Ctx.Diags, rules::VersionTooOldForTarget, R,
                   "PTX .version " + std::to_string(D.VersionMajor) + "." +
                       std::to_string(D.VersionMinor) + " does not support .target " +
                       std::string(Entry) + " (it needs PTX " + Need.str() +
                       " or later)")
-          .note(D.VersionRange, ".version is set here")
-          .spec(ruleInfo(rules::VersionTooOldForTarget).Section);
+          .note(D.VersionRange, ".version is set here");
     }
   }
 };

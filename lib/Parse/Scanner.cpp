@@ -140,12 +140,12 @@ void ScannerImpl::error(rules::Id Rule, SourceRange R, std::string Msg) {
   if (ErrorBudget == 0)
     return;
   if (--ErrorBudget == 0) {
-    DiagBuilder(Diags, Severity::Error, std::string(ruleInfo(Rule).Code), R,
+    DiagBuilder(Diags, Rule, R,
                 "too many syntax errors; giving up on the rest of the file");
     P = N; // stop scanning: the input is not PTX
     return;
   }
-  DiagBuilder(Diags, Severity::Error, std::string(ruleInfo(Rule).Code), R,
+  DiagBuilder(Diags, Rule, R,
               std::move(Msg));
 }
 
@@ -384,8 +384,7 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // Missing ';': report after the last token, as a compiler does.
   emit(K, B, LastTokenEnd, HeadB, HeadE);
   M.Statements.back().ParsedIndex = -2;
-  DiagBuilder(Diags, Severity::Error, std::string(ruleInfo(rules::MissingSemicolon).Code),
-              {LastTokenEnd, LastTokenEnd},
+  DiagBuilder(Diags, rules::MissingSemicolon, {LastTokenEnd, LastTokenEnd},
               K == StatementKind::Instruction
                   ? "expected ';' after instruction"
                   : "expected ';' after declaration")
@@ -519,8 +518,7 @@ void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
                 const ScanLimits &Limits) {
   M.Text = Text;
   if (Text.size() >= UINT32_MAX) {
-    DiagBuilder(Diags, Severity::Error,
-                std::string(ruleInfo(rules::InputTooLarge).Code), {0, 0},
+    DiagBuilder(Diags, rules::InputTooLarge, {0, 0},
                 "input is larger than 4 GiB; ptxlint reads at most 4 GiB per file");
     return;
   }

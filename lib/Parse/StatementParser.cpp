@@ -262,8 +262,7 @@ struct StatementParser::Impl {
       E = B;
     if (B > M.Text.size())
       B = E = uint32_t(M.Text.size());
-    DiagBuilder(Diags, Severity::Error,
-                std::string(ruleInfo(rules::SyntaxError).Code), {B, E},
+    DiagBuilder(Diags, rules::SyntaxError, {B, E},
                 Errors.Message);
     return true;
   }
@@ -541,8 +540,7 @@ bool StatementParser::Impl::parseDirective(Statement &S) {
            R2.ec == std::errc() && R2.ptr == VT.data() + VT.size();
     }
     if (!Ok) {
-      DiagBuilder(Diags, Severity::Error,
-                  std::string(ruleInfo(rules::SyntaxError).Code), range(V),
+      DiagBuilder(Diags, rules::SyntaxError, range(V),
                   "malformed .version; expected MAJOR.MINOR such as 8.0");
       return false;
     }
@@ -712,8 +710,7 @@ bool StatementParser::parse(uint32_t Index) {
   } catch (const std::exception &E) {
     // The runtime should not throw past FirstErrorStrategy; if it does,
     // report a syntax error rather than crash.
-    DiagBuilder(I->Diags, Severity::Error,
-                std::string(ruleInfo(rules::SyntaxError).Code), S.Range,
+    DiagBuilder(I->Diags, rules::SyntaxError, S.Range,
                 std::string("could not parse statement: ") + E.what());
   }
   return false;

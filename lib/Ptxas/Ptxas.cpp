@@ -1,6 +1,7 @@
 //===- Ptxas.cpp - Find, run and read ptxas --------------------------------===//
 
 #include "ptxlint/Ptxas.h"
+#include "ptxlint/Target.h"
 #include "ptxlint/RuleRegistry.h"
 
 #include <cerrno>
@@ -25,15 +26,6 @@ bool isExecutable(const std::string &P) {
   struct stat St;
   return !P.empty() && ::stat(P.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
          ::access(P.c_str(), X_OK) == 0;
-}
-
-Diagnostic makeDiag(Severity S, const char *Code, SourceRange R, std::string Msg) {
-  Diagnostic D;
-  D.Level = S;
-  D.Code = Code;
-  D.Range = R;
-  D.Message = std::move(Msg);
-  return D;
 }
 
 /// The range of line N without its leading blanks and line terminator.
@@ -91,14 +83,9 @@ std::optional<std::string> findPtxas() {
 }
 
 std::string ptxasArchFor(std::string_view Target, bool FrontEndOnly) {
-  std::string T(Target);
-  if (T.rfind("compute_", 0) == 0)
-    T = "sm_" + T.substr(8);
-  if (T.rfind("sm_101", 0) == 0)
-    T = "sm_110" + T.substr(6);
-  if (FrontEndOnly && T.rfind("sm_", 0) == 0)
-    T = "compute_" + T.substr(3);
-  return T;
+  if (auto T = parseTarget(Target))
+    return ptxasArch(*T, FrontEndOnly);
+  return std::string(Target); // not one we know: ptxas says what it thinks
 }
 
 std::vector<Diagnostic> parsePtxasOutput(const SourceBuffer &Buffer,
@@ -125,23 +112,20 @@ std::vector<Diagnostic> parsePtxasOutput(const SourceBuffer &Buffer,
       continue;
     std::string Kind = trim(Rest.substr(0, Colon));
     std::string Msg = trim(Rest.substr(Colon + 1));
-    Severity S;
-    const char *Code;
+    rules::Id Rule;
     if (Kind == "error" || Kind == "fatal") {
-      S = Severity::Error;
-      Code = "A001";
+      Rule = rules::PtxasError;
       if (Kind == "fatal")
         Msg = "fatal: " + Msg;
     } else if (Kind == "warning") {
-      S = Severity::Warning;
-      Code = "A002";
+      Rule = rules::PtxasWarning;
     } else {
       continue; // "info": statistics
     }
     SourceRange R{0, 0};
     if (LineNo)
       R = lineRange(Buffer, LineNo);
-    Out.push_back(makeDiag(S, Code, R, "ptxas: " + Msg));
+    Out.push_back(makeDiagnostic(Rule, R, "ptxas: " + Msg));
   }
   return Out;
 }
@@ -152,8 +136,7 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
   if (Exe.empty()) {
     auto Found = findPtxas();
     if (!Found) {
-      R.Diagnostics.push_back(makeDiag(
-          Severity::Error, "A004", {0, 0},
+      R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
           "ptxas not found (set $PTXAS or $CUDA_HOME, or put it on PATH)"));
       R.Errors = 1;
       return R;
@@ -165,11 +148,9 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
   if (Arch.empty()) {
     DiagnosticEngine Ignored;
     Module M = parseModule(Buffer, Ignored);
-    for (std::string_view T : M.Directives.Targets)
-      if (T.rfind("sm_", 0) == 0 || T.rfind("compute_", 0) == 0) {
-        Arch = std::string(T);
-        break;
-      }
+    // The target the linter judged the module for (the last one named).
+    if (auto T = effectiveTarget(M.Directives.Targets))
+      Arch = T->name();
     if (Arch.empty())
       Arch = Opts.FallbackArch;
   }
@@ -183,7 +164,7 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
     Name.push_back('\0');
     int Fd = ::mkstemps(Name.data(), 4);
     if (Fd < 0) {
-      R.Diagnostics.push_back(makeDiag(Severity::Error, "A004", {0, 0},
+      R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
                                        std::string("cannot create a temporary file: ") +
                                            std::strerror(errno)));
       R.Errors = 1;
@@ -217,7 +198,7 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
 
   int Pipe[2];
   if (::pipe2(Pipe, O_CLOEXEC) != 0) {
-    R.Diagnostics.push_back(makeDiag(Severity::Error, "A004", {0, 0},
+    R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
                                      "cannot create a pipe for ptxas"));
     R.Errors = 1;
     return R;
@@ -238,7 +219,7 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
   ::close(Pipe[1]);
   if (Pid < 0) {
     ::close(Pipe[0]);
-    R.Diagnostics.push_back(makeDiag(Severity::Error, "A004", {0, 0},
+    R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
                                      "cannot start ptxas (fork failed)"));
     R.Errors = 1;
     return R;
@@ -276,14 +257,12 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
   while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
   }
   if (R.TimedOut) {
-    R.Diagnostics.push_back(makeDiag(
-        Severity::Error, "A004", {0, 0},
+    R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
         "ptxas did not finish within " + std::to_string(Opts.TimeoutSeconds) +
             " s and was stopped"));
   } else if (WIFSIGNALED(Status)) {
     R.Killed = true;
-    R.Diagnostics.push_back(makeDiag(
-        Severity::Error, "A004", {0, 0},
+    R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
         "ptxas was ended by signal " + std::to_string(WTERMSIG(Status)) +
             " (memory limit " + std::to_string(Opts.MemoryLimitBytes >> 20) +
             " MiB?)"));
@@ -292,7 +271,7 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
     R.ExitCode = WEXITSTATUS(Status);
     R.Accepted = R.ExitCode == 0;
     if (!R.Ran)
-      R.Diagnostics.push_back(makeDiag(Severity::Error, "A004", {0, 0},
+      R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
                                        "cannot execute '" + Exe + "'"));
   }
   // Messages name the temporary file; they are reported on Buffer's lines.
@@ -307,7 +286,7 @@ PtxasResult runPtxas(const SourceBuffer &Buffer, const PtxasOptions &Opts) {
       std::string Msg = trim(R.Output);
       if (R.ExitCode == 255 && Msg.empty())
         Msg = "ptxas failed with no message (memory limit?)";
-      R.Diagnostics.push_back(makeDiag(Severity::Error, "A004", {0, 0},
+      R.Diagnostics.push_back(makeDiagnostic(rules::PtxasFailed, {0, 0},
                                        "ptxas exited with status " +
                                            std::to_string(R.ExitCode) +
                                            (Msg.empty() ? "" : ": " + Msg)));
@@ -340,7 +319,7 @@ LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
   std::map<unsigned, const Diagnostic *> LintLines, PtxasLines;
   unsigned FatalLine = ~0u;
   for (const Diagnostic &D : R.Ptxas.Diagnostics) {
-    if (D.Level < Severity::Error || D.Code != "A001" || D.Range.End == 0)
+    if (D.Level < Severity::Error || D.Code != ruleInfo(rules::PtxasError).Code || D.Range.End == 0)
       continue; // module-level ("Ptx assembly aborted due to errors")
     unsigned L = Buffer.lineCol(D.Range.Begin).Line;
     PtxasLines.emplace(L, &D);
@@ -362,20 +341,17 @@ LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
 
   for (auto &[Line, D] : PtxasLines)
     if (!LintLines.count(Line))
-      R.Disagreements.push_back(makeDiag(
-          Severity::Warning, "A003", lineRange(Buffer, Line),
+      R.Disagreements.push_back(makeDiagnostic(rules::PtxasDisagreement, lineRange(Buffer, Line),
           "ptxas rejects this line but ptxlint reports no error here (" +
               D->Message + ")"));
   for (auto &[Line, D] : LintLines)
     if (!PtxasLines.count(Line) && Line < FatalLine)
-      R.Disagreements.push_back(makeDiag(
-          Severity::Warning, "A003", D->Range,
+      R.Disagreements.push_back(makeDiagnostic(rules::PtxasDisagreement, D->Range,
           "ptxlint reports an error here [" + D->Code +
               "] but ptxas accepts this line"));
   bool LintOk = LintErrors == 0, PtxasOk = R.Ptxas.Accepted;
   if (LintOk != PtxasOk) {
-    Diagnostic D = makeDiag(
-        Severity::Warning, "A003", {0, 0},
+    Diagnostic D = makeDiagnostic(rules::PtxasDisagreement, {0, 0},
         PtxasOk ? "verdicts differ: ptxlint reports " +
                       std::to_string(R.Lint.Errors) +
                       " error(s), ptxas accepts the module"

@@ -1,6 +1,7 @@
 //===- Diagnostic.cpp - The diagnostics engine ----------------------------===//
 
 #include "ptxlint/Diagnostic.h"
+#include "ptxlint/RuleRegistry.h"
 
 namespace ptxlint {
 
@@ -47,6 +48,21 @@ bool DiagnosticEngine::report(Diagnostic D) {
   return true;
 }
 
+Diagnostic makeDiagnostic(rules::Id Rule, SourceRange R, std::string Msg) {
+  const RuleInfo &Info = ruleInfo(Rule);
+  Diagnostic D;
+  D.Level = Info.DefaultSeverity;
+  D.Code = std::string(Info.Code);
+  D.Range = R;
+  D.Message = std::move(Msg);
+  return D;
+}
+
+DiagBuilder::DiagBuilder(DiagnosticEngine &E, rules::Id Rule, SourceRange R,
+                         std::string Msg)
+    : Engine(E), D(makeDiagnostic(Rule, R, std::move(Msg))),
+      RuleSection(ruleInfo(Rule).Section) {}
+
 DiagBuilder::DiagBuilder(DiagnosticEngine &E, Severity S, std::string Code,
                          SourceRange R, std::string Msg)
     : Engine(E) {
@@ -56,7 +72,16 @@ DiagBuilder::DiagBuilder(DiagnosticEngine &E, Severity S, std::string Code,
   D.Message = std::move(Msg);
 }
 
-DiagBuilder::~DiagBuilder() { Engine.report(std::move(D)); }
+DiagBuilder::~DiagBuilder() {
+  if (!SpecGiven)
+    spec(RuleSection);
+  Engine.report(std::move(D));
+}
+
+DiagBuilder &DiagBuilder::severity(Severity S) {
+  D.Level = S;
+  return *this;
+}
 
 DiagBuilder &DiagBuilder::note(std::string Msg) {
   D.Notes.push_back({std::move(Msg), std::nullopt});
@@ -74,6 +99,7 @@ DiagBuilder &DiagBuilder::fix(SourceRange R, std::string Replacement) {
 }
 
 DiagBuilder &DiagBuilder::spec(std::string_view Section) {
+  SpecGiven = true;
   if (!Section.empty())
     D.Notes.push_back(
         {"see PTX ISA section " + std::string(Section), std::nullopt});

@@ -28,29 +28,19 @@ std::optional<PtxVersion> parsePtxVersion(std::string_view S) {
   return V;
 }
 
-// Chips and the first PTX ISA version that accepts each spelling in .target
-// (PTX ISA 9.1 section 11.1; verified with ptxas 13.0 where it knows the
-// target). Family-specific variants exist from sm_100 on and need PTX 8.8.
+// The chips, their families and the first PTX ISA version that accepts each
+// spelling in .target: spec-tables/targets.yaml, generated into Targets.inc.
 namespace {
 struct ChipInfo {
   unsigned Number;
-  PtxVersion Base, Arch; ///< Arch: {} when there is no 'a' variant
-  bool HasFamily;
+  unsigned Family;    ///< the family head ('f' features)
+  unsigned RenamedTo; ///< 0, or the chip's newer name (101 -> 110)
+  PtxVersion Base, Arch, Fam; ///< {} when there is no such variant
 };
 } // namespace
 
 static const ChipInfo Chips[] = {
-    {50, {4, 0}, {}, false},    {52, {4, 1}, {}, false},
-    {53, {4, 2}, {}, false},    {60, {5, 0}, {}, false},
-    {61, {5, 0}, {}, false},    {62, {5, 0}, {}, false},
-    {70, {6, 0}, {}, false},    {72, {6, 1}, {}, false},
-    {75, {6, 3}, {}, false},    {80, {7, 0}, {}, false},
-    {86, {7, 1}, {}, false},    {87, {7, 4}, {}, false},
-    {88, {9, 0}, {}, false},    {89, {7, 8}, {}, false},
-    {90, {7, 8}, {8, 0}, false},
-    {100, {8, 6}, {8, 6}, true}, {101, {8, 6}, {8, 6}, true},
-    {103, {8, 8}, {8, 8}, true}, {110, {9, 0}, {9, 0}, true},
-    {120, {8, 7}, {8, 7}, true}, {121, {8, 8}, {8, 8}, true},
+#include "Targets.inc"
 };
 
 static const ChipInfo *chip(unsigned Number) {
@@ -60,17 +50,22 @@ static const ChipInfo *chip(unsigned Number) {
   return nullptr;
 }
 
+/// The chip as spelled: the old name of a renamed chip when Spelled101.
+static unsigned spelledNumber(const Target &T) {
+  if (T.Spelled101)
+    for (const ChipInfo &C : Chips)
+      if (C.RenamedTo == T.Number)
+        return C.Number;
+  return T.Number;
+}
+
 unsigned Target::family() const {
-  switch (Number) {
-  case 100: case 103: return 100;
-  case 110: return 110;
-  case 120: case 121: return 120;
-  default: return Number;
-  }
+  const ChipInfo *C = chip(Number);
+  return C ? C->Family : Number;
 }
 
 std::string Target::name() const {
-  std::string S = "sm_" + std::to_string(Spelled101 ? 101 : Number);
+  std::string S = "sm_" + std::to_string(spelledNumber(*this));
   if (Variant == TargetVariant::Arch)
     S += 'a';
   else if (Variant == TargetVariant::Family)
@@ -79,12 +74,15 @@ std::string Target::name() const {
 }
 
 PtxVersion Target::minPtx() const {
-  const ChipInfo *C = chip(Spelled101 ? 101 : Number);
+  const ChipInfo *C = chip(spelledNumber(*this));
   if (!C)
     return {};
-  if (Variant == TargetVariant::Family)
-    return {8, 8};
-  return Variant == TargetVariant::Arch ? C->Arch : C->Base;
+  switch (Variant) {
+  case TargetVariant::Base: return C->Base;
+  case TargetVariant::Arch: return C->Arch;
+  case TargetVariant::Family: return C->Fam;
+  }
+  return {};
 }
 
 std::optional<Target> parseTarget(std::string_view S) {
@@ -108,21 +106,43 @@ std::optional<Target> parseTarget(std::string_view S) {
     return std::nullopt;
   const ChipInfo *C = chip(T.Number);
   if (!C || (T.Variant == TargetVariant::Arch && !C->Arch.known()) ||
-      (T.Variant == TargetVariant::Family && !C->HasFamily))
+      (T.Variant == TargetVariant::Family && !C->Fam.known()))
     return std::nullopt;
-  if (T.Number == 101) { // renamed sm_110 in PTX ISA 9.0
-    T.Number = 110;
+  if (C->RenamedTo) { // sm_101* is sm_110* (PTX ISA 9.0)
+    T.Number = C->RenamedTo;
     T.Spelled101 = true;
   }
   return T;
 }
 
-std::optional<Target> effectiveTarget(const std::vector<std::string> &Entries) {
+template <typename StringT>
+static std::optional<Target> lastTarget(const std::vector<StringT> &Entries) {
   std::optional<Target> Last;
-  for (const std::string &E : Entries)
+  for (const StringT &E : Entries)
     if (auto T = parseTarget(E))
       Last = T;
   return Last;
+}
+
+std::optional<Target> effectiveTarget(const std::vector<std::string> &Entries) {
+  return lastTarget(Entries);
+}
+
+std::optional<Target>
+effectiveTarget(const std::vector<std::string_view> &Entries) {
+  return lastTarget(Entries);
+}
+
+std::optional<Target>
+effectiveTarget(std::initializer_list<std::string_view> Entries) {
+  return lastTarget(std::vector<std::string_view>(Entries));
+}
+
+std::string ptxasArch(const Target &T, bool FrontEndOnly) {
+  Target Current = T;
+  Current.Spelled101 = false;
+  std::string Name = Current.name();
+  return FrontEndOnly ? "compute_" + Name.substr(3) : Name;
 }
 
 const std::vector<Target> &knownTargets() {
@@ -153,8 +173,9 @@ std::optional<TargetPattern> parseTargetPattern(std::string_view S) {
   case 'f': P.K = TargetPattern::FamilySpecific; break;
   default: return std::nullopt;
   }
-  if (P.Number == 101) // the tables may use either name of the chip
-    P.Number = 110;
+  // The tables may use either name of a renamed chip.
+  if (const ChipInfo *C = chip(P.Number); C && C->RenamedTo)
+    P.Number = C->RenamedTo;
   return P;
 }
 

@@ -5,7 +5,9 @@
 // C++ function per instruction that fills an InstructionSpec. Any problem
 // stops the build with "file: error: <instruction>: <what>".
 //
-// usage: ptxlint-spec-tblgen OUT.inc IN.yaml...
+// usage: ptxlint-spec-tblgen OUT_DIR IN.yaml...
+// writes OUT_DIR/SpecTables.inc (instructions) and OUT_DIR/Targets.inc (the
+// chip table of targets.yaml).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -54,7 +57,7 @@ struct YOperand {
 struct YForm {
   std::string Name, Display, Section;
   std::vector<Strings> Spaces, Only;
-  Strings Required, Optional_;
+  Strings Required, Optional_, NarrowOn;
   std::vector<YOperand> Operands;
 };
 struct YRule {
@@ -82,8 +85,15 @@ struct YInstruction {
   std::vector<YTable> Tables;
   std::vector<YFeature> Features;
 };
+/// One chip of targets.yaml.
+struct YTarget {
+  unsigned Chip = 0;
+  Optional<unsigned> Family, RenamedTo;
+  std::string MinPtx, ArchPtx, FamilyPtx;
+};
 struct YFile {
   std::vector<YInstruction> Instructions;
+  std::vector<YTarget> Targets;
 };
 
 LLVM_YAML_IS_SEQUENCE_VECTOR(Strings)
@@ -96,6 +106,7 @@ LLVM_YAML_IS_SEQUENCE_VECTOR(YRule)
 LLVM_YAML_IS_SEQUENCE_VECTOR(YTable)
 LLVM_YAML_IS_SEQUENCE_VECTOR(YFeature)
 LLVM_YAML_IS_SEQUENCE_VECTOR(YInstruction)
+LLVM_YAML_IS_SEQUENCE_VECTOR(YTarget)
 
 namespace llvm {
 namespace yaml {
@@ -174,6 +185,7 @@ template <> struct MappingTraits<YForm> {
     IO.mapOptional("required", F.Required);
     IO.mapOptional("optional", F.Optional_);
     IO.mapOptional("only", F.Only);
+    IO.mapOptional("narrow_on", F.NarrowOn);
     IO.mapOptional("operands", F.Operands);
     IO.mapOptional("section", F.Section);
   }
@@ -226,7 +238,18 @@ template <> struct MappingTraits<YInstruction> {
 };
 template <> struct MappingTraits<YFile> {
   static void mapping(IO &IO, YFile &F) {
-    IO.mapRequired("instructions", F.Instructions);
+    IO.mapOptional("instructions", F.Instructions);
+    IO.mapOptional("targets", F.Targets);
+  }
+};
+template <> struct MappingTraits<YTarget> {
+  static void mapping(IO &IO, YTarget &T) {
+    IO.mapRequired("chip", T.Chip);
+    IO.mapRequired("min_ptx", T.MinPtx);
+    IO.mapOptional("arch_ptx", T.ArchPtx);
+    IO.mapOptional("family_ptx", T.FamilyPtx);
+    IO.mapOptional("family", T.Family);
+    IO.mapOptional("renamed_to", T.RenamedTo);
   }
 };
 } // namespace yaml
@@ -393,6 +416,10 @@ bool Validator::run() {
         if (!isValue(O[K]) || ValueGroup[O[K]] != O[0])
           error("form '" + F.Name + "': '" + O[K] + "' is not in group '" + O[0] + "'");
     }
+    for (const std::string &T : F.NarrowOn)
+      if (!isTargetPattern(T))
+        error("form '" + F.Name + "': narrow_on target '" + T +
+              "' is not sm_NN+, sm_NNa or sm_NNf");
     std::set<std::string> OpNames;
     for (const YOperand &O : F.Operands) {
       if (!OpNames.insert(O.Name).second)
@@ -625,6 +652,8 @@ void Emitter::instruction(const YInstruction &I, unsigned Index) {
     OS << "    F.Required = " << words(F.Required) << ";\n";
     OS << "    F.Optional = " << words(F.Optional_) << ";\n";
     OS << "    F.Only = " << wordLists(F.Only) << ";\n";
+    if (!F.NarrowOn.empty())
+      OS << "    F.NarrowOn = " << words(F.NarrowOn) << ";\n";
     OS << "    F.Section = " << str(F.Section.empty() ? I.Section : F.Section)
        << ";\n";
     for (const YOperand &O : F.Operands)
@@ -666,12 +695,88 @@ void Emitter::instruction(const YInstruction &I, unsigned Index) {
   OS << "  return I;\n}\n\n";
 }
 
+// ---- Targets ---------------------------------------------------------------
+
+/// targets.yaml: chips ascending and unique, versions well-formed, family and
+/// renamed_to naming listed chips, and every feature's target pattern naming
+/// a listed chip.
+static bool validateTargets(const std::string &File,
+                            const std::vector<YTarget> &Targets,
+                            const std::vector<YInstruction> &All) {
+  bool Ok = true;
+  auto Error = [&](const std::string &What) {
+    llvm::errs() << File << ": error: targets: " << What << "\n";
+    Ok = false;
+  };
+  std::set<unsigned> Chips;
+  for (const YTarget &T : Targets) {
+    if (!Chips.empty() && T.Chip <= *Chips.rbegin())
+      Error("chip " + std::to_string(T.Chip) + " out of order or repeated");
+    Chips.insert(T.Chip);
+    for (const std::string *V : {&T.MinPtx, &T.ArchPtx, &T.FamilyPtx})
+      if (!V->empty() && (V->size() != 3 || !isdigit((*V)[0]) ||
+                          (*V)[1] != '.' || !isdigit((*V)[2])))
+        Error("sm_" + std::to_string(T.Chip) + ": '" + *V +
+              "' is not a PTX version like \"8.6\"");
+  }
+  for (const YTarget &T : Targets)
+    for (const Optional<unsigned> &Ref : {T.Family, T.RenamedTo})
+      if (Ref && !Chips.count(*Ref))
+        Error("sm_" + std::to_string(T.Chip) + " refers to unknown chip " +
+              std::to_string(*Ref));
+  auto CheckPattern = [&](const YInstruction &I, const std::string &P) {
+    unsigned N = unsigned(std::atoi(P.c_str() + 3));
+    if (!Chips.count(N))
+      Error(I.Name + ": target '" + P + "' names no listed chip");
+  };
+  for (const YInstruction &I : All) {
+    for (const YFeature &F : I.Features)
+      for (const std::string &P : F.Targets)
+        CheckPattern(I, P);
+    for (const YForm &F : I.Forms)
+      for (const std::string &P : F.NarrowOn)
+        CheckPattern(I, P);
+  }
+  return Ok;
+}
+
+/// Targets.inc: the initialisers of lib/Target/Target.cpp's chip table.
+static std::string emitTargets(const std::vector<YTarget> &Targets) {
+  auto Version = [](const std::string &V) -> std::string {
+    return V.empty() ? "{}" : std::string("{") + V[0] + ", " + V[2] + "}";
+  };
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << "// Generated by ptxlint-spec-tblgen from spec-tables/targets.yaml.\n"
+        "// Do not edit: change the YAML instead.\n"
+        "// {chip, family, renamed_to, min_ptx, arch_ptx, family_ptx}\n";
+  for (const YTarget &T : Targets)
+    OS << "{" << T.Chip << ", " << (T.Family ? *T.Family : T.Chip) << ", "
+       << (T.RenamedTo ? *T.RenamedTo : 0) << ", " << Version(T.MinPtx) << ", "
+       << Version(T.ArchPtx) << ", " << Version(T.FamilyPtx) << "},\n";
+  OS.flush();
+  return Text;
+}
+
+static bool writeFile(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (EC) {
+    llvm::errs() << Path << ": error: " << EC.message() << "\n";
+    return false;
+  }
+  Out << Text;
+  return true;
+}
+
 int main(int Argc, char **Argv) {
   if (Argc < 3) {
-    llvm::errs() << "usage: " << Argv[0] << " OUT.inc IN.yaml...\n";
+    llvm::errs() << "usage: " << Argv[0] << " OUT_DIR IN.yaml...\n";
     return 2;
   }
   std::vector<YInstruction> All;
+  std::vector<YTarget> Targets;
+  std::string TargetsFile;
   std::set<std::string> Names;
   bool Ok = true;
   for (int K = 2; K < Argc; ++K) {
@@ -687,6 +792,15 @@ int main(int Argc, char **Argv) {
       llvm::errs() << Argv[K] << ": error: not a valid spec table\n";
       return 1;
     }
+    if (!File.Targets.empty()) {
+      if (!TargetsFile.empty()) {
+        llvm::errs() << Argv[K] << ": error: targets already listed in "
+                     << TargetsFile << "\n";
+        return 1;
+      }
+      TargetsFile = Argv[K];
+      Targets = File.Targets;
+    }
     for (const YInstruction &I : File.Instructions) {
       Ok &= Validator(Argv[K], I).run();
       if (!Names.insert(I.Name).second) {
@@ -696,6 +810,11 @@ int main(int Argc, char **Argv) {
       All.push_back(I);
     }
   }
+  if (Targets.empty()) {
+    llvm::errs() << "error: no file lists the targets\n";
+    return 1;
+  }
+  Ok &= validateTargets(TargetsFile, Targets, All);
   if (!Ok)
     return 1;
 
@@ -713,12 +832,9 @@ int main(int Argc, char **Argv) {
   OS << "  return T;\n}\n";
   OS.flush();
 
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Argv[1], EC);
-  if (EC) {
-    llvm::errs() << Argv[1] << ": error: " << EC.message() << "\n";
-    return 1;
-  }
-  Out << Text;
-  return 0;
+  std::string Dir = Argv[1];
+  return writeFile(Dir + "/SpecTables.inc", Text) &&
+                 writeFile(Dir + "/Targets.inc", emitTargets(Targets))
+             ? 0
+             : 1;
 }

@@ -263,9 +263,10 @@ std::vector<Generator::Draft> Generator::validDrafts(const InstructionSpec &I,
     R.push_back(D);
   }
   // The alternative spellings of a state space (cp.async: .shared::cta).
-  for (size_t P = 0; P < F.Spaces.size(); ++P)
+  // A position that only takes "none" has no alternative.
+  for (size_t P = 0; P < F.Spaces.size() && P < Spaces.size(); ++P)
     for (std::string_view S : F.Spaces[P]) {
-      if (!R.empty() && S != Spaces[std::min(P, Spaces.size() - 1)]) {
+      if (!R.empty() && S != Spaces[P]) {
         Draft D = R.front();
         if (S == "none")
           D.Quals.erase(D.Quals.begin() + long(P));

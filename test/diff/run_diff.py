@@ -10,8 +10,9 @@ ptxas reports an error on the line exactly when ptxlint does. Warnings do
 not count. A disagreement matching a line of the exceptions file is counted
 as explained (each one is documented there and has a file test).
 
-ptxas stops a file at its first syntax error ("fatal"): that line is counted
-as an error, blanked, and the module assembled again.
+ptxas stops a file at its first syntax error ("fatal"), and reports some
+errors once per file: rejected lines are counted as errors, blanked, and the
+module assembled again until ptxas rejects no new line.
 
 Exit status: 0 agreement, 1 unexplained disagreements, 77 ptxas not found
 (ctest reports the test as skipped).
@@ -78,7 +79,8 @@ def run_ptxas(ptxas, path, arch, timeout):
 
 def ptxas_verdicts(ptxas, target, version, instructions, work, timeout):
     """{line index: first message} for the lines ptxas rejects."""
-    key = hashlib.sha1(("%s|%s|%s" % (target, version, "\n".join(instructions))).encode()).hexdigest()
+    # v2: rejected lines are blanked until no new one is rejected.
+    key = hashlib.sha1(("v2|%s|%s|%s" % (target, version, "\n".join(instructions))).encode()).hexdigest()
     cache = os.path.join(work, "ptxas-cache", key + ".json")
     if os.path.exists(cache):
         with open(cache) as f:
@@ -91,22 +93,30 @@ def ptxas_verdicts(ptxas, target, version, instructions, work, timeout):
             f.write(module_text(target, version, live))
         rc, out = run_ptxas(ptxas, path, arch_of(target), timeout)
         fatal_line = None
+        new = []
         for line in out.splitlines():
             m = PTXAS_LINE.match(line)
             if not m:
                 continue
             idx = int(m.group(1)) - HEADER_LINES - 1
-            if 0 <= idx < len(live):
-                errors.setdefault(idx, m.group(3))
+            if 0 <= idx < len(live) and idx not in errors:
+                errors[idx] = m.group(3)
+                new.append(idx)
                 if m.group(2) == "fatal":
                     fatal_line = idx
         if fatal_line is not None:
             live[fatal_line] = "// removed after a syntax error"
             continue
-        if rc != 0 and not any(0 <= i < len(live) for i in errors):
+        if new:
+            # Some errors ptxas reports once per file (its internal "mov" of a
+            # widened 16-bit address): blank the rejected lines, assemble again.
+            for i in new:
+                live[i] = "// removed: rejected"
+            continue
+        if rc != 0:
             # No line to blame (a crash, the memory limit, the timeout):
-            # judge each instruction on its own.
-            if len(live) > 1:
+            # judge each remaining instruction on its own.
+            if sum(1 for ins in live if not ins.startswith("//")) > 1:
                 for i, ins in enumerate(live):
                     if ins.startswith("//"):
                         continue
@@ -114,7 +124,9 @@ def ptxas_verdicts(ptxas, target, version, instructions, work, timeout):
                     if 0 in sub:
                         errors[i] = sub[0]
             else:
-                errors[0] = "ptxas failed without a message (rc %d): %s" % (rc, out.strip()[:200])
+                for i, ins in enumerate(live):
+                    if not ins.startswith("//"):
+                        errors[i] = "ptxas failed without a message (rc %d): %s" % (rc, out.strip()[:200])
         break
     os.unlink(path)
     os.makedirs(os.path.dirname(cache), exist_ok=True)
@@ -199,9 +211,18 @@ def main():
     def judge(job):
         target, version, items = job
         texts = [t for _, t in items]
-        return job, ptxas_verdicts(ptxas, target, version, texts, args.work,
-                                   args.timeout), \
-            ptxlint_verdicts(args.ptxlint, target, version, texts, args.work)
+        px = ptxas_verdicts(ptxas, target, version, texts, args.work,
+                            args.timeout)
+        pl = ptxlint_verdicts(args.ptxlint, target, version, texts, args.work)
+        # ptxas reports some errors once per file (the internal "mov" of a
+        # widened 16-bit address): a line only ptxlint rejects is assembled
+        # again on its own before it counts as a disagreement.
+        for i in sorted(set(pl) - set(px)):
+            alone = ptxas_verdicts(ptxas, target, version, [texts[i]],
+                                   args.work, args.timeout)
+            if 0 in alone:
+                px[i] = alone[0]
+        return job, px, pl
 
     exceptions = load_exceptions(args.exceptions)
     used = Counter()

@@ -2,10 +2,22 @@
 
 #include "CheckTestUtil.h"
 
+#include "ptxlint/Ptxas.h"
+
+#include <cstdio>
+#include <cstdlib>
+
 #include <algorithm>
 
 namespace ptxlint {
 namespace test {
+
+void skipWithoutPtxas() {
+  if (findPtxas())
+    return;
+  std::fprintf(stderr, "ptxas not found: the ptxas cross-checks are skipped\n");
+  std::exit(77);
+}
 
 Linted lintInstruction(const std::string &Instruction, const std::string &Target,
                        const std::string &Version) {

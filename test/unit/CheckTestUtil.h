@@ -10,6 +10,11 @@
 namespace ptxlint {
 namespace test {
 
+/// Test cases named "... (needs ptxas)" run in their own ctest entry,
+/// unit-ptxas; without ptxas they end the run with 77, which ctest reports
+/// as skipped (a missing input is never a pass).
+void skipWithoutPtxas();
+
 /// The diagnostics of one instruction placed in a kernel that declares
 /// registers of every type (%h .b16, %r .b32, %rd .b64, %f .f32, %p .pred,
 /// smem .shared, gmem .global).

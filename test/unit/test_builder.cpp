@@ -2,6 +2,7 @@
 // structural checks, the availability model and validate().
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
+#include "ptxlint/Target.h"
 
 #include <doctest/doctest.h>
 
@@ -150,6 +151,9 @@ TEST_CASE("builder: availability model") {
   CpAsyncBulkTensor T;
   T.Dir = TensorDir::GlobalToSharedCluster;
   T.Dim = 1;
+  T.Shared = addr("%rd1");
+  T.Tensor = TensorRef{reg("%rd2"), {reg("%r1")}};
+  T.Mbar = addr("%rd3");
   T.Group = CtaGroup::Two;
   CHECK_FALSE(checkTarget(T, {"sm_100", 8, 8}).empty());
   CHECK(checkTarget(T, {"sm_100a", 8, 6}).empty());
@@ -165,6 +169,16 @@ TEST_CASE("builder: availability model") {
 
   CHECK(minPtxForTarget("sm_90a") == std::pair{8u, 0u});
   CHECK(minPtxForTarget("sm_110f") == std::pair{9u, 0u});
+  // One target model (issue 12): the builder's targets and versions are the
+  // linter's, from spec-tables/targets.yaml.
+  CHECK(minPtxForTarget("sm_75") == std::pair{6u, 3u});
+  CHECK(minPtxForTarget("sm_88") == std::pair{7u, 3u});
+  REQUIRE(build::knownTargets().size() == ptxlint::knownTargets().size());
+  for (size_t K = 0; K < build::knownTargets().size(); ++K)
+    CHECK(build::knownTargets()[K] == ptxlint::knownTargets()[K].name());
+  // An unknown target or a version below the target's minimum refuses all.
+  CHECK_FALSE(checkTarget(B, {"sm_99", 8, 6}).empty());
+  CHECK_FALSE(checkTarget(B, {"sm_100a", 8, 5}).empty());
   CHECK(formsFor({"sm_80", 7, 0}).size() < formsFor({"sm_80", 7, 8}).size());
   CHECK(formsFor({"sm_90a", 8, 0}).size() < formsFor({"sm_100a", 8, 6}).size());
 }

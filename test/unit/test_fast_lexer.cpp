@@ -62,11 +62,9 @@ TEST_CASE("FastLexer matches the ANTLR lexer on tricky inputs") {
 }
 
 TEST_CASE("FastLexer matches the ANTLR lexer on every parsed corpus statement") {
-  std::filesystem::path Root = std::filesystem::path(PTXLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
-  if (!std::filesystem::exists(Root)) {
-    MESSAGE("../shared/corpus not found: skipped");
-    return;
-  }
+  // ../shared/corpus, or the committed slice in a fresh clone (CMake picks).
+  std::filesystem::path Root = PTXLINT_CORPUS_DIR;
+  REQUIRE_MESSAGE(std::filesystem::exists(Root), Root.string() << " not found");
   size_t Compared = 0, Files = 0;
   for (auto &E : std::filesystem::recursive_directory_iterator(Root)) {
     if (E.path().extension() != ".ptx" || ++Files > 12)
@@ -91,6 +89,7 @@ TEST_CASE("FastLexer matches the ANTLR lexer on every parsed corpus statement") 
       ++Compared;
     }
   }
-  MESSAGE("compared " << Compared << " statements");
-  CHECK(Compared > 1000);
+  MESSAGE("compared " << Compared << " statements of " << Files << " files");
+  // The shared corpus has thousands; the committed slice (6 files) dozens.
+  CHECK(Compared > (Files > 12 ? 1000u : 40u));
 }

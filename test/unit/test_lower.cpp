@@ -189,3 +189,17 @@ TEST_CASE("lower: options supply the target and version") {
   CHECK(R.Ok);
   CHECK(contains(R.Text, ".shared::cluster.global"));
 }
+
+TEST_CASE("lower: the module's target is the linter's (the last .target named)") {
+  // ".target sm_80" then ".target sm_90a": the linter judges sm_90a, so a
+  // bulk copy lints clean and lowering must not refuse it for sm_80.
+  std::string In = ".version 8.0\n.target sm_80\n.target sm_90a\n.address_size 64\n\n"
+                   ".visible .entry k()\n{\n\t.reg .b64 %rd<4>;\n"
+                   "\tcp.async.bulk.global.shared::cta.bulk_group [%rd1], [%rd2], 16;\n"
+                   "\tret;\n}\n";
+  SourceBuffer B("several.ptx", In);
+  LowerResult R = lowerModule(B);
+  CHECK(R.Ok);
+  CHECK(R.Refused == 0);
+  CHECK(R.Diagnostics.empty());
+}

@@ -1,4 +1,5 @@
 // The ptxas driver: discovery, message parsing, limits, verdict comparison.
+#include "CheckTestUtil.h"
 #include "ptxlint/Ptxas.h"
 
 #include <doctest/doctest.h>
@@ -101,11 +102,8 @@ TEST_CASE("ptxas: timeout and memory limit stop a runaway ptxas") {
   ::unlink(Hog.c_str());
 }
 
-TEST_CASE("ptxas: real ptxas verdicts and lint disagreements") {
-  if (!findPtxas()) {
-    MESSAGE("ptxas not found: skipped");
-    return;
-  }
+TEST_CASE("ptxas: real ptxas verdicts and lint disagreements (needs ptxas)") {
+  test::skipWithoutPtxas();
   SourceBuffer G("good.ptx", Good);
   PtxasOptions O;
   O.FrontEndOnly = true;

@@ -5,8 +5,9 @@ marked "ptxas-accepts", a documented disagreement, see
 test/diff/exceptions.txt) and accept every other instruction line.
 
 The module is assembled with -arch=compute_XX of its .target (sm_101* as
-sm_110*) under a memory limit and a timeout. A syntax error stops ptxas: that
-line is blanked and the module assembled again."""
+sm_110*) under a memory limit and a timeout. Rejected lines are blanked and
+the module assembled again until ptxas rejects no new line (a syntax error
+stops it; some errors it reports once per file)."""
 import os
 import re
 import resource
@@ -22,6 +23,10 @@ def limit():
 
 
 def rejected_lines(ptxas, arch, lines):
+    """The lines ptxas rejects. ptxas stops at a syntax error, and reports
+    some errors only once per file (its internal "Arguments mismatch for
+    instruction 'mov'" of a widened address): every rejected line is blanked
+    and the module assembled again, until no new line is rejected."""
     errors = {}
     lines = list(lines)
     for _ in range(len(lines)):
@@ -31,17 +36,18 @@ def rejected_lines(ptxas, arch, lines):
                            preexec_fn=limit, timeout=120, capture_output=True,
                            text=True)
         os.unlink(f.name)
-        fatal = None
+        new = []
         for l in (r.stdout + r.stderr).splitlines():
             m = LINE.match(l)
-            if m:
+            if m and int(m.group(1)) not in errors:
                 n = int(m.group(1))
-                errors.setdefault(n, m.group(3))
-                if m.group(2) == "fatal":
-                    fatal = n
-        if fatal is None:
+                errors[n] = m.group(3)
+                new.append(n)
+        if not new:
             return errors
-        lines[fatal - 1] = "// (blanked after a syntax error)"
+        for n in new:
+            if not lines[n - 1].startswith("."):  # keep .version/.target
+                lines[n - 1] = "// (blanked: rejected)"
     return errors
 
 

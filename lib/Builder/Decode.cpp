@@ -2,6 +2,7 @@
 
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
+#include "ptxlint/SymbolTable.h"
 
 #include <array>
 

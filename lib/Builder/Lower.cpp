@@ -3,7 +3,9 @@
 #include "ptxlint/Lower.h"
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
+#include "ptxlint/RuleRegistry.h"
 #include "ptxlint/SymbolTable.h"
+#include "ptxlint/Target.h"
 
 #include <algorithm>
 
@@ -48,11 +50,9 @@ LowerResult lowerModule(const SourceBuffer &Buffer, const LowerOptions &Opts) {
 
   TargetVersion TV;
   TV.Target.clear();
-  for (std::string_view T : M.Directives.Targets)
-    if (T.rfind("sm_", 0) == 0) {
-      TV.Target = std::string(T);
-      break;
-    }
+  // The target the linter judges the module for (the last one named).
+  if (auto T = effectiveTarget(M.Directives.Targets))
+    TV.Target = T->name();
   if (Opts.Target)
     TV.Target = *Opts.Target;
   if (M.Directives.HasVersion) {
@@ -80,7 +80,7 @@ LowerResult lowerModule(const SourceBuffer &Buffer, const LowerOptions &Opts) {
     std::string Err;
     std::optional<Inst> D = decode(I, &Err, &Symbols, S.Function);
     if (!D) {
-      DiagBuilder(Diags, Severity::Warning, "L003", I.Range,
+      DiagBuilder(Diags, rules::LowerNotDecoded, I.Range,
                   "not lowered: " + Err)
           .spec("9.7.9.25");
       continue;
@@ -92,7 +92,7 @@ LowerResult lowerModule(const SourceBuffer &Buffer, const LowerOptions &Opts) {
         for (const Unsupported &U : checkTarget(N, TV)) {
           if (U.Advisory)
             continue;
-          DiagBuilder(Diags, Severity::Error, "L002", I.Range,
+          DiagBuilder(Diags, rules::LowerUnsupported, I.Range,
                       "cannot lower " + instructionName(N) + " for " +
                           TV.Target + " / PTX " + std::to_string(TV.PtxMajor) +
                           "." + std::to_string(TV.PtxMinor) + ": " + U.Message)

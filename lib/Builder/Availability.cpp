@@ -1,195 +1,51 @@
 //===- Availability.cpp - Structure and target requirements of forms ------===//
 //
-// The builder's own model of the async-copy family: which operand shapes a
-// form needs (structuralErrors) and which targets and PTX versions take it
-// (checkTarget). It follows PTX ISA 9.1 section 9.7.9.25 and, where the text
-// lists fewer targets than ptxas 13.0 accepts, ptxas (shared/notes). The
-// property tests run every form on every target through ptxas to keep the
-// model honest; validate() prefers the linter's checker wherever it speaks.
+// Which operand shapes a form needs (structuralErrors), and which targets and
+// PTX versions take it (checkTarget). Availability is not modelled here: an
+// instruction is printed into a module and judged by the linter's checker,
+// i.e. by the features of spec-tables/*.yaml and the targets of
+// spec-tables/targets.yaml, so the builder, lowering and the linter cannot
+// disagree about a target. The redOp x type matrix is the tables' as well.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ptxlint/Builder.h"
+#include "ModuleText.h"
 
-#include <cstdio>
+#include "ptxlint/Builder.h"
+#include "ptxlint/Linter.h"
+#include "ptxlint/RuleRegistry.h"
+#include "ptxlint/SpecTables.h"
+#include "ptxlint/Target.h"
+
+#include <algorithm>
 
 namespace ptxlint {
 namespace build {
 namespace {
 
-struct Tgt {
-  unsigned N = 0; ///< 101 is folded into 110 (renamed in PTX 9.0)
-  char V = 0;     ///< 0, 'a' or 'f'
-  bool Valid = false;
-};
-
-Tgt parse(const std::string &S) {
-  Tgt T;
-  if (S.rfind("sm_", 0) != 0)
-    return T;
-  size_t K = 3;
-  while (K < S.size() && S[K] >= '0' && S[K] <= '9')
-    T.N = T.N * 10 + unsigned(S[K++] - '0');
-  if (K < S.size() && (S[K] == 'a' || S[K] == 'f'))
-    T.V = S[K++];
-  if (K != S.size() || T.N == 0)
-    return T;
-  if (T.N == 101)
-    T.N = 110;
-  T.Valid = true;
-  return T;
-}
-
-struct Ver {
-  unsigned Maj, Min;
-  unsigned key() const { return Maj * 10 + Min; }
-};
-
-/// sm_100a/f, sm_103a/f, sm_110a/f (sm_101a/f): the Blackwell datacenter
-/// features (.cta_group, .tile::scatter4, .im2col::w::128, and gather4 /
-/// im2col::w into .shared::cluster).
-bool blackwellAF(const Tgt &T) {
-  return (T.N == 100 || T.N == 103 || T.N == 110) && (T.V == 'a' || T.V == 'f');
-}
-/// Where .multicast::cluster is advised (no ptxas advisory).
-bool multicastAdvised(const Tgt &T) {
-  return (T.N == 90 && T.V == 'a') || blackwellAF(T);
-}
-
-std::string verStr(Ver V) {
-  return std::to_string(V.Maj) + "." + std::to_string(V.Min);
-}
-
-struct Checker {
-  const TargetVersion &TV;
-  Tgt T;
-  std::vector<Unsupported> Out;
-
-  void needPtx(Ver V, const std::string &What) {
-    if (TV.PtxMajor * 10 + TV.PtxMinor < V.key())
-      Out.push_back({What + " needs PTX ISA " + verStr(V) + " (module has " +
-                         std::to_string(TV.PtxMajor) + "." +
-                         std::to_string(TV.PtxMinor) + ")",
-                     false});
-  }
-  void needTarget(bool Ok, const std::string &What, const std::string &Which) {
-    if (!Ok)
-      Out.push_back({What + " needs " + Which + " (target is " + TV.Target + ")",
-                     false});
-  }
-  void family(unsigned MinSm, Ver V, const std::string &Name) {
-    needTarget(T.N >= MinSm, Name, "sm_" + std::to_string(MinSm) + " or later");
-    needPtx(V, Name);
-  }
-  void blackwell(const std::string &What) {
-    needTarget(blackwellAF(T), What, "sm_100a/f, sm_103a/f or sm_110a/f");
-    needPtx({8, 6}, What);
-  }
-  void multicast() {
-    if (!multicastAdvised(T))
-      Out.push_back({".multicast::cluster is advised only on sm_90a, "
-                     "sm_100a/f, sm_103a/f and sm_110a/f (target is " +
-                         TV.Target + ")",
-                     true});
-  }
-
-  void operator()(const CpAsync &I) {
-    family(80, {7, 0}, "cp.async");
-    if (I.CachePolicy)
-      needPtx({7, 4}, ".L2::cache_hint");
-    if (I.Prefetch != PrefetchSize::None)
-      needPtx({7, 4}, spelling(I.Prefetch));
-    if (I.IgnoreSrc)
-      needPtx({7, 5}, "the ignore-src operand");
-    if (I.DstSharedCta)
-      needPtx({7, 8}, ".shared::cta");
-  }
-  void operator()(const CpAsyncCommitGroup &) { family(80, {7, 0}, "cp.async.commit_group"); }
-  void operator()(const CpAsyncWaitGroup &) { family(80, {7, 0}, "cp.async.wait_group"); }
-  void operator()(const CpAsyncWaitAll &) { family(80, {7, 0}, "cp.async.wait_all"); }
-  void operator()(const CpAsyncBulk &I) {
-    family(90, {8, 0}, "cp.async.bulk");
-    if (I.Dir == BulkDir::GlobalToSharedCta)
-      needPtx({8, 6}, "cp.async.bulk to .shared::cta");
-    if (I.ByteMask) {
-      needTarget(T.N >= 100, ".cp_mask", "sm_100 or later");
-      needPtx({8, 6}, ".cp_mask");
-    }
-    if (I.CtaMask)
-      multicast();
-  }
-  void operator()(const CpReduceAsyncBulk &) { family(90, {8, 0}, "cp.reduce.async.bulk"); }
-  void operator()(const CpAsyncBulkPrefetch &) { family(90, {8, 0}, "cp.async.bulk.prefetch"); }
-  void operator()(const CpAsyncBulkTensor &I) {
-    family(90, {8, 0}, "cp.async.bulk.tensor");
-    bool Cta = I.Dir == TensorDir::GlobalToSharedCta;
-    if (Cta)
-      needPtx({8, 6}, "cp.async.bulk.tensor to .shared::cta");
-    switch (I.Mode) {
-    case LoadMode::TileGather4:
-    case LoadMode::Im2colW:
-      if (Cta) {
-        needTarget(T.N >= 100, spelling(I.Mode), "sm_100 or later");
-        needPtx({8, 6}, spelling(I.Mode));
-      } else {
-        blackwell(std::string(spelling(I.Mode)) + " to .shared::cluster");
-      }
-      break;
-    case LoadMode::TileScatter4:
-    case LoadMode::Im2colW128:
-      blackwell(spelling(I.Mode));
-      break;
-    default:
-      break;
-    }
-    if (I.Group != CtaGroup::None)
-      blackwell(".cta_group");
-    if (I.CtaMask)
-      multicast();
-  }
-  void operator()(const CpReduceAsyncBulkTensor &) {
-    family(90, {8, 0}, "cp.reduce.async.bulk.tensor");
-  }
-  void operator()(const CpAsyncBulkPrefetchTensor &I) {
-    family(90, {8, 0}, "cp.async.bulk.prefetch.tensor");
-    if (I.Mode == LoadMode::TileGather4 || I.Mode == LoadMode::Im2colW ||
-        I.Mode == LoadMode::Im2colW128)
-      blackwell(spelling(I.Mode));
-  }
-  void operator()(const CpAsyncBulkCommitGroup &) {
-    family(90, {8, 0}, "cp.async.bulk.commit_group");
-  }
-  void operator()(const CpAsyncBulkWaitGroup &) {
-    family(90, {8, 0}, "cp.async.bulk.wait_group");
-  }
-};
-
 // --- structure -----------------------------------------------------------------
 
+/// Whether cp.reduce.async.bulk takes Op on T into .global (Global) or into
+/// .shared::cluster: the redOp x type table of cp_reduce_async_bulk.yaml.
 bool redAllowed(bool Global, RedOp Op, RedType T) {
-  using O = RedOp;
-  using Ty = RedType;
-  auto In = [&](std::initializer_list<Ty> L) {
-    for (Ty X : L)
-      if (X == T)
-        return true;
+  static const spec::InstructionSpec *Reduce = [] {
+    for (const spec::InstructionSpec &I : spec::instructions())
+      if (I.Name == "cp.reduce.async.bulk")
+        return &I;
+    return static_cast<const spec::InstructionSpec *>(nullptr);
+  }();
+  if (!Reduce)
     return false;
-  };
-  switch (Op) {
-  case O::Add:
-    return Global ? In({Ty::U32, Ty::S32, Ty::U64, Ty::F32, Ty::F64, Ty::F16, Ty::BF16})
-                  : In({Ty::U32, Ty::S32, Ty::U64});
-  case O::Min:
-  case O::Max:
-    return Global ? In({Ty::U32, Ty::S32, Ty::U64, Ty::S64, Ty::F16, Ty::BF16})
-                  : In({Ty::U32, Ty::S32});
-  case O::Inc:
-  case O::Dec:
-    return T == Ty::U32;
-  case O::And:
-  case O::Or:
-  case O::Xor:
-    return Global ? In({Ty::B32, Ty::B64}) : T == Ty::B32;
+  std::string_view Form =
+      Global ? "shared-cta-to-global" : "shared-cta-to-shared-cluster";
+  for (const spec::PairTableSpec &Table : Reduce->Tables) {
+    if (!Table.Forms.empty() &&
+        std::find(Table.Forms.begin(), Table.Forms.end(), Form) == Table.Forms.end())
+      continue;
+    for (const spec::Words &Row : Table.Allow)
+      if (!Row.empty() && Row[0] == spelling(Op))
+        return std::find(Row.begin() + 1, Row.end(), spelling(T)) != Row.end();
+    return false;
   }
   return false;
 }
@@ -334,53 +190,61 @@ std::vector<std::string> structuralErrors(const Inst &I) {
   return S.Out;
 }
 
-std::vector<Unsupported> checkTarget(const Inst &I, const TargetVersion &TV) {
-  Checker C{TV, parse(TV.Target), {}};
-  if (!C.T.Valid) {
-    C.Out.push_back({"unknown target '" + TV.Target + "'", false});
-    return C.Out;
+namespace {
+
+/// Whether a linter diagnostic says the target or version misses something:
+/// the T rules on the instruction, and the module rules on the .target /
+/// .version pair (unknown target, version too old for it, unknown version).
+bool judgesTarget(const Diagnostic &D) {
+  const RuleInfo *R = findRule(D.Code);
+  return R && (R->Group == "target" || R->Id == rules::UnknownTarget ||
+               R->Id == rules::VersionTooOldForTarget ||
+               R->Id == rules::UnsupportedVersion);
+}
+
+} // namespace
+
+std::vector<std::vector<Unsupported>>
+checkTargets(const std::vector<Inst> &Insts, const TargetVersion &TV) {
+  std::vector<std::vector<Unsupported>> Out(Insts.size());
+  ModuleText M = moduleText(Insts, TV, "ptxlint_builder");
+  SourceBuffer Buf("<builder>", M.Text);
+  for (const Diagnostic &D : lint(Buf).Diagnostics) {
+    if (!judgesTarget(D) || D.Level < Severity::Warning)
+      continue;
+    Unsupported U{D.Message, D.Level < Severity::Error};
+    // The instruction whose text holds the range; module rules hit all.
+    auto It = std::upper_bound(M.Begins.begin(), M.Begins.end(), D.Range.Begin);
+    size_t K = size_t(It - M.Begins.begin());
+    if (findRule(D.Code)->Group != "target" || K == 0 ||
+        D.Range.Begin >= M.Ends[K - 1]) {
+      for (auto &List : Out)
+        List.push_back(U);
+      continue;
+    }
+    Out[K - 1].push_back(std::move(U));
   }
-  auto [Maj, Min] = minPtxForTarget(TV.Target);
-  if (Maj && TV.PtxMajor * 10 + TV.PtxMinor < Maj * 10 + Min)
-    C.Out.push_back({".target " + TV.Target + " needs PTX ISA " +
-                         verStr({Maj, Min}),
-                     false});
-  std::visit(C, I.Op);
-  return C.Out;
+  return Out;
+}
+
+std::vector<Unsupported> checkTarget(const Inst &I, const TargetVersion &TV) {
+  return checkTargets({I}, TV).front();
 }
 
 const std::vector<std::string> &knownTargets() {
-  static const std::vector<std::string> T = {
-      "sm_75",   "sm_80",   "sm_86",   "sm_87",   "sm_88",   "sm_89",
-      "sm_90",   "sm_90a",  "sm_100",  "sm_100a", "sm_100f", "sm_103",
-      "sm_103a", "sm_103f", "sm_110",  "sm_110a", "sm_110f", "sm_120",
-      "sm_120a", "sm_120f", "sm_121",  "sm_121a", "sm_121f"};
-  return T;
+  static const std::vector<std::string> Names = [] {
+    std::vector<std::string> V;
+    for (const Target &T : ptxlint::knownTargets())
+      V.push_back(T.name());
+    return V;
+  }();
+  return Names;
 }
 
 std::pair<unsigned, unsigned> minPtxForTarget(const std::string &S) {
-  if (S == "sm_101" || S == "sm_101a")
-    return {8, 6};
-  if (S == "sm_101f")
-    return {8, 8};
-  Tgt T = parse(S);
-  if (!T.Valid)
-    return {0, 0};
-  if (T.V == 'f')
-    return T.N >= 110 ? std::pair{9u, 0u} : std::pair{8u, 8u};
-  switch (T.N) {
-  case 75: case 80: return {7, 0};
-  case 86: return {7, 1};
-  case 87: return {7, 4};
-  case 88: return {7, 3};
-  case 89: case 90: return T.V == 'a' ? std::pair{8u, 0u} : std::pair{7u, 8u};
-  case 100: return {8, 6};
-  case 103: return {8, 8};
-  case 110: return {9, 0};
-  case 120: return {8, 7};
-  case 121: return {8, 8};
-  default: return {0, 0};
-  }
+  if (auto T = parseTarget(S))
+    return {T->minPtx().Major, T->minPtx().Minor};
+  return {0, 0};
 }
 
 // --- enumeration -------------------------------------------------------------------
@@ -588,14 +452,12 @@ std::vector<Inst> allForms() {
 }
 
 std::vector<Inst> formsFor(const TargetVersion &T) {
-  std::vector<Inst> Out;
-  for (Inst &I : allForms()) {
-    bool Ok = true;
-    for (const Unsupported &U : checkTarget(I, T))
-      Ok &= U.Advisory;
-    if (Ok)
-      Out.push_back(std::move(I));
-  }
+  std::vector<Inst> All = allForms(), Out;
+  std::vector<std::vector<Unsupported>> Problems = checkTargets(All, T);
+  for (size_t K = 0; K < All.size(); ++K)
+    if (std::all_of(Problems[K].begin(), Problems[K].end(),
+                    [](const Unsupported &U) { return U.Advisory; }))
+      Out.push_back(std::move(All[K]));
   return Out;
 }
 

@@ -1,14 +1,17 @@
 //===- Validate.cpp - Validate built instructions through ptxlint::lint ---===//
 
+#include "ModuleText.h"
+
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
+#include "ptxlint/RuleRegistry.h"
 
 namespace ptxlint {
 namespace build {
 namespace {
 
-/// The rule groups that judge one instruction in isolation. Flow rules (F),
-/// style (P) and meta (X) judge a whole kernel's protocol instead.
+/// The rule groups that judge one instruction in isolation. Flow rules (F)
+/// judge a whole kernel's protocol instead, and X rules the configuration.
 bool judgesInstruction(const std::string &Code) {
   return !Code.empty() && (Code[0] == 'S' || Code[0] == 'M' || Code[0] == 'Q' ||
                            Code[0] == 'O' || Code[0] == 'T' || Code[0] == 'L');
@@ -22,9 +25,11 @@ std::string header(const TargetVersion &T) {
 
 } // namespace
 
-std::string wrapInModule(const std::vector<Inst> &Insts, const TargetVersion &T,
-                         const std::string &KernelName) {
-  std::string S = header(T);
+ModuleText moduleText(const std::vector<Inst> &Insts, const TargetVersion &T,
+                      const std::string &KernelName) {
+  ModuleText M;
+  std::string &S = M.Text;
+  S = header(T);
   S += ".visible .entry " + KernelName + "()\n{\n";
   std::vector<std::pair<std::string, std::string>> Decls;
   for (const Inst &I : Insts)
@@ -37,19 +42,28 @@ std::string wrapInModule(const std::vector<Inst> &Insts, const TargetVersion &T,
     }
   for (auto &[Name, Type] : Decls)
     S += "\t.reg " + Type + " " + Name + ";\n";
-  for (const Inst &I : Insts)
-    S += "\t" + print(I) + "\n";
+  for (const Inst &I : Insts) {
+    S += "\t";
+    M.Begins.push_back(uint32_t(S.size()));
+    S += print(I);
+    M.Ends.push_back(uint32_t(S.size()));
+    S += "\n";
+  }
   S += "\tret;\n}\n";
-  return S;
+  return M;
+}
+
+std::string wrapInModule(const std::vector<Inst> &Insts, const TargetVersion &T,
+                         const std::string &KernelName) {
+  return moduleText(Insts, T, KernelName).Text;
 }
 
 Validation validate(const Inst &I, const TargetVersion &T) {
   Validation V;
   V.Text = print(I);
-  std::string Module = wrapInModule({I}, T);
-  uint32_t Begin = uint32_t(Module.find("\t" + V.Text + "\n") + 1);
-  uint32_t End = Begin + uint32_t(V.Text.size());
-  SourceBuffer Buf("<builder>", Module);
+  ModuleText M = moduleText({I}, T, "ptxlint_builder");
+  uint32_t Begin = M.Begins[0], End = M.Ends[0];
+  SourceBuffer Buf("<builder>", M.Text);
   LintResult R = lint(Buf);
 
   auto Remap = [&](SourceRange Rg) {
@@ -57,7 +71,6 @@ Validation validate(const Inst &I, const TargetVersion &T) {
       return SourceRange{Rg.Begin - Begin, Rg.End - Begin};
     return SourceRange{0, uint32_t(V.Text.size())};
   };
-  bool LintErrors = false, LintWarnings = false;
   for (Diagnostic &D : R.Diagnostics) {
     if (!judgesInstruction(D.Code))
       continue;
@@ -78,26 +91,13 @@ Validation validate(const Inst &I, const TargetVersion &T) {
       if (F.Range.Begin >= Begin && F.Range.End <= End)
         Fixes.push_back({Remap(F.Range), F.Replacement});
     D.Fixes = std::move(Fixes);
-    LintErrors |= D.Level >= Severity::Error;
-    LintWarnings |= D.Level == Severity::Warning;
     V.Diagnostics.push_back(std::move(D));
   }
 
   SourceRange Whole{0, uint32_t(V.Text.size())};
   for (const std::string &E : structuralErrors(I)) {
     DiagnosticEngine Tmp;
-    DiagBuilder(Tmp, Severity::Error, "L001", Whole, E).spec("9.7.9.25");
-    for (Diagnostic &D : Tmp.take())
-      V.Diagnostics.push_back(std::move(D));
-  }
-  // The builder's availability model only speaks where the checker did not.
-  for (const Unsupported &U : checkTarget(I, T)) {
-    if ((U.Advisory && LintWarnings) || (!U.Advisory && LintErrors))
-      continue;
-    DiagnosticEngine Tmp;
-    DiagBuilder(Tmp, U.Advisory ? Severity::Warning : Severity::Error, "L002",
-                Whole, U.Message)
-        .spec("9.7.9.25");
+    DiagBuilder(Tmp, rules::BuilderMalformed, Whole, E).spec("9.7.9.25");
     for (Diagnostic &D : Tmp.take())
       V.Diagnostics.push_back(std::move(D));
   }
