@@ -186,7 +186,8 @@ int runDriver(const DriverOptions &O, const DriverWriter &Write) {
     }
   }
   std::vector<ToolNotice> Notices;
-  std::vector<std::string> Files = expandInputs(O.Inputs, InputFilter{O.Lang, cudaExtensions(O)}, O.FollowLinks, Notices);
+  std::vector<std::string> Files = expandInputs(
+      O.Inputs, InputFilter{O.Lang, cudaExtensions(O)}, O.FollowLinks, Notices);
   for (ToolNotice &N : Notices)
     Report(std::move(N));
 

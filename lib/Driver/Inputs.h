@@ -44,6 +44,7 @@ struct InputFilter {
 /// file system. Other inputs are kept as given. Problems are appended to
 /// Notices in the order met.
 std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
+                                      const InputFilter &Filter,
                                       bool FollowLinks,
                                       std::vector<ToolNotice> &Notices);
 
