@@ -41,6 +41,10 @@ constexpr size_t MaxSites = 64;
 /// surely runs or by a branch edge that contradicts the condition: a store
 /// and its commit behind two tests of one register). P: what holds on every
 /// path here (PathConditions.h).
+/// W's condition: as U's (fewer literals lose the correlation of CUTLASS
+/// 70 fp8's recomputed predicates).
+using WaitCond = Cond;
+
 struct CompState : FactVector {
   std::vector<Cond> U;
   PathLits P;
@@ -52,7 +56,7 @@ struct CompState : FactVector {
   /// whose wait is missing (F406). The path condition keeps an elected
   /// thread's store of one loop iteration from meeting the other threads'
   /// paths of the next.
-  std::vector<Cond> W;
+  std::vector<WaitCond> W;
   bool join(const CompState &O) {
     bool Changed = FactVector::join(O);
     for (size_t K = 0; K < U.size(); ++K)
@@ -65,7 +69,7 @@ struct CompState : FactVector {
   template <class Fn> void eachCond(Fn &&F) {
     for (Cond &C : U)
       F(C);
-    for (Cond &C : W)
+    for (WaitCond &C : W)
       F(C);
   }
 };
@@ -128,6 +132,12 @@ void runCompletionRules(const FlowRuleContext &C) {
     }
   if (Sites.empty())
     return;
+  // The committed sites come first; only they have commit conditions (U)
+  // and, for bulk stores, "no wait since" facts (W): the states stay small
+  // in kernels whose many TMA loads fill the rest of the sites.
+  size_t NC = 0;
+  while (NC < Sites.size() && Sites[NC].R != Role::MbarLoad)
+    ++NC;
   const bool HasCommit = FF.has(OpKind::CpAsyncCommit);
   const bool HasBulkCommit = FF.has(OpKind::BulkCommit);
   std::vector<char> ReportedSite(Sites.size(), 0); // F401/F402
@@ -150,7 +160,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   // as committing too: the uncommitted-copy checks rather miss a bug than
   // guess that two different predicates disagree.
   auto Committed = [&](CompState &S, Role R, const FlowInst *Op) {
-    for (size_t K = 0; K < Sites.size(); ++K)
+    for (size_t K = 0; K < NC; ++K)
       if (Sites[K].R == R && (!Op || Covers(*Op, Sites[K])))
         S.U[K].setNone();
   };
@@ -172,7 +182,7 @@ void runCompletionRules(const FlowRuleContext &C) {
                                            : !HasBulkCommit;
     if (!N || (R == Role::CpAsync && *N != 0 && !NeverCommits))
       return;
-    for (size_t K = 0; K < Sites.size(); ++K) {
+    for (size_t K = 0; K < NC; ++K) {
       if (Sites[K].R != R || !S.U[K].holds() || ReportedSite[K])
         continue;
       ReportedSite[K] = 1;
@@ -213,8 +223,8 @@ void runCompletionRules(const FlowRuleContext &C) {
   std::vector<Candidate> WrongKind;
   CompState AtExit;
   AtExit.F.assign(Sites.size(), Absent);
-  AtExit.W.assign(Sites.size(), Cond{});
-  AtExit.U.assign(Sites.size(), Cond{});
+  AtExit.W.assign(NC, WaitCond{});
+  AtExit.U.assign(NC, Cond{});
   auto CheckWrongKind = [&](const CompState &S, bool BulkWait, uint32_t WaitK) {
     if (!Complete || !FF.F.IsEntry)
       return;
@@ -260,7 +270,7 @@ void runCompletionRules(const FlowRuleContext &C) {
     AtExit.join(S);
     if (!FF.F.IsEntry)
       return; // a .func may leave commits to its caller
-    for (size_t K = 0; K < Sites.size(); ++K) {
+    for (size_t K = 0; K < NC; ++K) {
       Role R = Sites[K].R;
       if (!S.U[K].holds() || ReportedSite[K])
         continue;
@@ -486,8 +496,8 @@ void runCompletionRules(const FlowRuleContext &C) {
 
   CompState Entry;
   Entry.F.assign(Sites.size(), Absent);
-  Entry.W.assign(Sites.size(), Cond{});
-  Entry.U.assign(Sites.size(), Cond{});
+  Entry.W.assign(NC, WaitCond{});
+  Entry.U.assign(NC, Cond{});
   Entry.P.setTrue();
   // Branch correlation matters to the commit checks only.
   std::optional<PathConditions> PC;
@@ -610,7 +620,7 @@ void runCompletionRules(const FlowRuleContext &C) {
           CheckWrongKind(S, true, K);
         }
         Wait(Role::BulkGroup, FF.constant(I.op(I.Op.WaitNOp)));
-        for (size_t X = 0; X < Sites.size(); ++X)
+        for (size_t X = 0; X < NC; ++X)
           if (Covers(I, Sites[X]))
             S.W[X].setNone();
         break;
@@ -626,7 +636,7 @@ void runCompletionRules(const FlowRuleContext &C) {
         if (FF.callHasEffects(I)) {
           for (uint8_t &F : S.F)
             F = killMaybe(F, false);
-          for (Cond &X : S.W)
+          for (WaitCond &X : S.W)
             X.setNone();
           Committed(S, Role::CpAsync, nullptr);
           Committed(S, Role::BulkGroup, nullptr);
@@ -656,14 +666,13 @@ void runCompletionRules(const FlowRuleContext &C) {
         break;
       }
       if (SiteOf[K] >= 0) {
-        S.F[size_t(SiteOf[K])] = pending(0);
-        if (Sites[size_t(SiteOf[K])].R == Role::BulkGroup)
-          S.W[size_t(SiteOf[K])].assignFrom(S.P);
-        Cond &U = S.U[size_t(SiteOf[K])];
-        if (Sites[size_t(SiteOf[K])].R != Role::MbarLoad)
-          U.assignFrom(S.P);
-        else
-          U.setNone();
+        size_t X = size_t(SiteOf[K]);
+        S.F[X] = pending(0);
+        if (X < NC) {
+          S.U[X].assignFrom(S.P);
+          if (Sites[X].R == Role::BulkGroup)
+            S.W[X].assignFrom(S.P);
+        }
       }
       if (I.KillsBase >= 0)
         for (size_t X = 0; X < Sites.size(); ++X) {
