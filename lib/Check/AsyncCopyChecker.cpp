@@ -83,7 +83,30 @@ bool InstructionCheck::isRegister(const Operand &Op) const {
   return !S || S->Space == StateSpace::Reg;
 }
 
-SourceRange InstructionCheck::insertionPoint() const {
+SourceRange InstructionCheck::insertionPoint(std::string_view Word) const {
+  // Groups are listed in the order of the spec's syntax line.
+  auto RankOf = [&](const spec::GroupSpec *G) { return size_t(G - Spec.Groups.data()); };
+  size_t Rank = Spec.Groups.size();
+  for (const spec::GroupSpec &G : Spec.Groups)
+    if (std::find(G.Values.begin(), G.Values.end(), Word) != G.Values.end()) {
+      Rank = RankOf(&G);
+      break;
+    }
+  const spec::GroupSpec *Spaces = nullptr;
+  for (const spec::GroupSpec &G : Spec.Groups)
+    if (G.Kind == spec::GroupKind::StateSpace)
+      Spaces = &G;
+  uint32_t Before = UINT32_MAX;
+  auto Consider = [&](const Modifier *M, const spec::GroupSpec *G) {
+    if (M && G && RankOf(G) > Rank)
+      Before = std::min(Before, M->Range.Begin);
+  };
+  for (const Qualifier &Q : Quals)
+    Consider(Q.Mod, Q.Group);
+  for (const Modifier *M : this->Spaces)
+    Consider(M, Spaces);
+  if (Before != UINT32_MAX)
+    return {Before, Before};
   uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End
                                      : I.Modifiers.back().Range.End;
   return {End, End};

@@ -260,7 +260,7 @@ static void checkAgainstForm(InstructionCheck &C) {
     DiagBuilder D = C.report(rules::MissingQualifier, C.NameRange,
                              C.formName() + " needs " + Needs);
     if (Values.size() == 1)
-      D.fix(C.insertionPoint(), std::string(Values[0]));
+      D.fix(C.insertionPoint(Values[0]), std::string(Values[0]));
     D.spec(F.Section);
   }
 }
@@ -310,7 +310,7 @@ static void checkRules(InstructionCheck &C) {
                                    : rules::DiscouragedQualifier,
                              C.find(R.If[0])->Range, Msg);
     if (R.FixInsert)
-      D.fix(C.insertionPoint(), std::string(R.NeedOneOf[0][0]));
+      D.fix(C.insertionPoint(R.NeedOneOf[0][0]), std::string(R.NeedOneOf[0][0]));
     if (!R.Note.empty())
       D.note(std::string(R.Note));
     D.spec(R.Section);
