@@ -84,7 +84,9 @@ bool InstructionCheck::isRegister(const Operand &Op) const {
 }
 
 SourceRange InstructionCheck::insertionPoint(std::string_view Word) const {
-  // Groups are listed in the order of the spec's syntax line.
+  // Groups are listed in the order of the spec's syntax line: the new word
+  // goes after the last written qualifier of an earlier group (or after the
+  // instruction's name), wherever the author put the later ones.
   auto RankOf = [&](const spec::GroupSpec *G) { return size_t(G - Spec.Groups.data()); };
   size_t Rank = Spec.Groups.size();
   for (const spec::GroupSpec &G : Spec.Groups)
@@ -92,24 +94,24 @@ SourceRange InstructionCheck::insertionPoint(std::string_view Word) const {
       Rank = RankOf(&G);
       break;
     }
-  const spec::GroupSpec *Spaces = nullptr;
+  if (Rank == Spec.Groups.size()) { // not a table word: after the last one
+    uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End : I.Modifiers.back().Range.End;
+    return {End, End};
+  }
+  const spec::GroupSpec *SpaceGroup = nullptr;
   for (const spec::GroupSpec &G : Spec.Groups)
     if (G.Kind == spec::GroupKind::StateSpace)
-      Spaces = &G;
-  uint32_t Before = UINT32_MAX;
+      SpaceGroup = &G;
+  uint32_t After = NameRange.End;
   auto Consider = [&](const Modifier *M, const spec::GroupSpec *G) {
-    if (M && G && RankOf(G) > Rank)
-      Before = std::min(Before, M->Range.Begin);
+    if (M && G && RankOf(G) < Rank)
+      After = std::max(After, M->Range.End);
   };
   for (const Qualifier &Q : Quals)
     Consider(Q.Mod, Q.Group);
-  for (const Modifier *M : this->Spaces)
-    Consider(M, Spaces);
-  if (Before != UINT32_MAX)
-    return {Before, Before};
-  uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End
-                                     : I.Modifiers.back().Range.End;
-  return {End, End};
+  for (const Modifier *M : Spaces)
+    Consider(M, SpaceGroup);
+  return {After, After};
 }
 
 DiagBuilder InstructionCheck::report(rules::Id Rule, SourceRange Range,
