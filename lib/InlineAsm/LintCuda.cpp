@@ -70,11 +70,8 @@ public:
   /// Lints S; false when it was not checked.
   bool run(const AsmStatement &S, CudaLintStats &Stats, LintResult &Totals) {
     Snippet Snip = buildSnippet(S, constantsFor(S));
-    for (const Snippet::BadReference &B : Snip.BadReferences) {
-      const RuleInfo &Info = ruleInfo(rules::AsmOperandReference);
-      DiagBuilder(Diags, Info.DefaultSeverity, std::string(Info.Code),
-                  {B.Begin, B.End}, B.Message);
-    }
+    for (const Snippet::BadReference &B : Snip.BadReferences)
+      DiagBuilder(Diags, rules::AsmOperandReference, {B.Begin, B.End}, B.Message);
     SourceBuffer Module("<asm>", std::string(FunctionHead) + Snip.Text);
     const uint32_t Head = uint32_t(Module.text().size() - Snip.Text.size());
     std::vector<GuardAlternative> Alts = evaluateGuards(S.Guards, Opts.GuardMacros);
