@@ -67,12 +67,13 @@ static size_t editDistance(std::string_view A, std::string_view B) {
 }
 
 /// The spellings of the instruction's qualifiers nearest to an unknown word,
-/// if near enough to be a typo: at most two edits, and at most a third of
-/// the word. More than one means the typo is ambiguous.
+/// if near enough to be a typo: one edit, two in a word of ten characters or
+/// more (".b4x16" is no typo of ".bf16"). More than one: the typo is
+/// ambiguous.
 static Words nearestSpellings(const spec::InstructionSpec &I,
                               std::string_view Word) {
   Words Best;
-  size_t BestDistance = std::min<size_t>(2, Word.size() / 3);
+  size_t BestDistance = Word.size() >= 10 ? 2 : 1;
   for (const GroupSpec &G : I.Groups)
     for (std::string_view V : G.Values) {
       size_t D = editDistance(Word, V);
