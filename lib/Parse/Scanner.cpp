@@ -31,12 +31,13 @@ bool isLineDirective(std::string_view W) {
 enum class BlockKind { Plain, Function, Section };
 
 /// Bytes that need attention inside an instruction or declaration: those
-/// that end it or hide its end (';' '/' '"' '{' '}') and, if Brackets, the
-/// brackets whose nesting the scanner limits.
+/// that end it or hide its end (';' '/' '"' '{' '}'), the line breaks where a
+/// missing ';' shows, and, if Brackets, the brackets whose nesting the
+/// scanner limits.
 template <bool Brackets> struct SpecialTable {
   bool Table[256] = {};
   constexpr SpecialTable() {
-    for (char C : {';', '/', '"', '{', '}'})
+    for (char C : {';', '/', '"', '{', '}', '\n'})
       Table[static_cast<unsigned char>(C)] = true;
     if (Brackets)
       for (char C : {'(', ')', '[', ']'})
@@ -52,7 +53,8 @@ template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, ui
 #if defined(__SSE2__)
   const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
                 Quote = _mm_set1_epi8('"'), LBrace = _mm_set1_epi8('{'),
-                RBrace = _mm_set1_epi8('}'), LParen = _mm_set1_epi8('('),
+                RBrace = _mm_set1_epi8('}'), Newline = _mm_set1_epi8('\n'),
+                LParen = _mm_set1_epi8('('),
                 RParen = _mm_set1_epi8(')'), LBrack = _mm_set1_epi8('['),
                 RBrack = _mm_set1_epi8(']');
   while (P + 16 <= N) {
@@ -60,7 +62,7 @@ template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, ui
     __m128i M = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
         _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace)),
-                     _mm_cmpeq_epi8(V, RBrace)));
+                     _mm_or_si128(_mm_cmpeq_epi8(V, RBrace), _mm_cmpeq_epi8(V, Newline))));
     if (Brackets)
       M = _mm_or_si128(
           M, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, LParen), _mm_cmpeq_epi8(V, RParen)),
@@ -95,6 +97,33 @@ struct HeadTable {
 };
 constexpr HeadTable HeadChar;
 
+/// Whether a statement whose last token ends with Last, followed by a line
+/// break, is complete before the next line starting at Next. Operands end
+/// with a name, a number or a closing bracket; a next line that starts with
+/// a guard '@', a label, or (after operands) any name cannot continue it, as
+/// PTX names never contain '.' and operands are separated by ','. After a
+/// bare opcode ("bra.uni" then "$L1;" on the next line) only a guard or an
+/// opcode with qualifiers ("cp.async.wait_group") starts a new statement.
+bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint32_t Next) {
+  char L = T[Last];
+  if (!(isIdentChar(L) || L == ')' || L == ']' || L == '}' || L == '>'))
+    return false;
+  uint32_t N = uint32_t(T.size());
+  while (Next < N && isSpace(T[Next]))
+    ++Next;
+  if (Next >= N)
+    return false;
+  if (T[Next] == '@')
+    return true;
+  if (!isIdentStart(T[Next]) || T[Next] == '%')
+    return false;
+  uint32_t E = Next;
+  while (E < N && isIdentChar(T[E]))
+    ++E;
+  bool Label = E < N && T[E] == ':' && !(E + 1 < N && T[E + 1] == ':');
+  return HasOperands || Label || (E < N && T[E] == '.');
+}
+
 class ScannerImpl {
 public:
   ScannerImpl(std::string_view Text, Module &M, DiagnosticEngine &Diags,
@@ -111,6 +140,13 @@ private:
   bool skipComment();
   void skipString();
   std::string_view wordAt(uint32_t P) const;
+  /// Where the last non-blank byte of [From, To) ends, or Before if none.
+  uint32_t lastTokenEnd(uint32_t From, uint32_t To, uint32_t Before) const {
+    for (uint32_t Q = To; Q > From; --Q)
+      if (!isSpace(T[Q - 1]))
+        return Q;
+    return Before;
+  }
 
   // --- statement kinds ----------------------------------------------------
   void lineStatement(StatementKind K);
@@ -318,7 +354,7 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // Most statements have no comment, string or brace before their ';' and
   // are too short to nest brackets past the limit: then the ';' ends them,
   // found without stopping at each bracket.
-  uint32_t Semi = skipUntilSpecial<false>(T.data(), P, N);
+  uint32_t Semi = skipUntilSpecial<false>(T.data(), P, N); // or a '\n'
   if (Semi < N && T[Semi] == ';' && Semi - P < Limits.MaxStatementNesting) {
     P = Semi + 1;
     emit(K, B, P, HeadB, HeadE);
@@ -330,19 +366,34 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // Only '{' depth is tracked, to tell a vector's '}' from a block's '}'.
   uint32_t Braces = 0, Nesting = 0;
   bool TooDeep = false;
+  // Where the last token seen ends (comments excluded), and where the bytes
+  // not yet looked at start: a missing ';' is reported after that token.
+  uint32_t TokenEnd = HeadE, Seen = P;
   while (P < N) {
     // Most bytes of a statement are ordinary: skip them 16 at a time.
     P = skipOrdinary(T.data(), P, N);
     if (P >= N)
       break;
+    TokenEnd = lastTokenEnd(Seen, P, TokenEnd);
+    Seen = P;
     char C = T[P];
+    if (C == '\n') {
+      if (Braces == 0 && Nesting == 0 &&
+          TokenEnd > B && lineEndsStatement(T, TokenEnd - 1, TokenEnd > HeadE, P + 1))
+        break; // the next line is a new statement: this one lacks its ';'
+      ++P;
+      continue;
+    }
     if (C == '/') {
       if (!skipComment())
         ++P;
+      else
+        Seen = P;
       continue;
     }
     if (C == '"') {
       skipString();
+      TokenEnd = Seen = P;
       continue;
     }
     if (C == ';') {
@@ -376,11 +427,9 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // step once more: never read past the buffer (found by fuzz/FuzzScanner).
   if (P > N)
     P = N;
-  // The statement ends after its last non-blank byte (comments aside, which
-  // only matter for where the caret goes).
-  uint32_t LastTokenEnd = P;
-  while (LastTokenEnd > B && isSpace(T[LastTokenEnd - 1]))
-    --LastTokenEnd;
+  // The statement ends after its last token: a trailing comment is not part
+  // of it, and the fix puts the ';' before the comment.
+  uint32_t LastTokenEnd = lastTokenEnd(Seen, P, TokenEnd);
   // Missing ';': report after the last token, as a compiler does.
   emit(K, B, LastTokenEnd, HeadB, HeadE);
   M.Statements.back().ParsedIndex = -2;
