@@ -228,7 +228,7 @@ unsigned ptxlint_diag_line(const ptxlint_result *R, size_t I) {
 }
 unsigned ptxlint_diag_column(const ptxlint_result *R, size_t I) {
   const ptxlint::Diagnostic *D = diag(R, I);
-  return D ? R->Buffer->lineCol(D->Range.Begin).Column : 0;
+  return D ? R->Buffer->charLineCol(D->Range.Begin).Column : 0;
 }
 uint32_t ptxlint_diag_begin(const ptxlint_result *R, size_t I) {
   const ptxlint::Diagnostic *D = diag(R, I);

@@ -45,7 +45,7 @@ private:
 
 void writeRange(llvm::json::OStream &J, const SourceBuffer &B, SourceRange R) {
   auto Pos = [&](uint32_t Off) {
-    SourceBuffer::LineCol LC = B.lineCol(Off);
+    SourceBuffer::LineCol LC = B.charLineCol(Off);
     J.object([&] {
       J.attribute("line", LC.Line);
       J.attribute("column", LC.Column);
@@ -155,8 +155,8 @@ public:
       const char *Cmd = D.Level >= Severity::Error     ? "error"
                         : D.Level == Severity::Warning ? "warning"
                                                        : "notice";
-      SourceBuffer::LineCol S = B.lineCol(D.Range.Begin);
-      SourceBuffer::LineCol E = B.lineCol(std::max(D.Range.Begin, D.Range.End));
+      SourceBuffer::LineCol S = B.charLineCol(D.Range.Begin);
+      SourceBuffer::LineCol E = B.charLineCol(std::max(D.Range.Begin, D.Range.End));
       const RuleInfo *R = findRule(D.Code);
       std::string Title = "ptxlint " + D.Code;
       if (R)
@@ -172,7 +172,7 @@ public:
       for (const DiagNote &N : D.Notes) {
         Msg += "\nnote: ";
         if (N.Range) {
-          SourceBuffer::LineCol NL = B.lineCol(N.Range->Begin);
+          SourceBuffer::LineCol NL = B.charLineCol(N.Range->Begin);
           Msg += std::to_string(NL.Line) + ":" + std::to_string(NL.Column) + ": ";
         }
         Msg += N.Message;

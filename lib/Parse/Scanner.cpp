@@ -124,11 +124,73 @@ bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint
   return HasOperands || Label || (E < N && T[E] == '.');
 }
 
+/// The first byte at or after P with its high bit set (or N).
+uint32_t findNonAscii(const char *T, uint32_t P, uint32_t N) {
+#if defined(__SSE2__)
+  while (P + 16 <= N) {
+    int Mask = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P)));
+    if (Mask)
+      return P + uint32_t(__builtin_ctz(unsigned(Mask)));
+    P += 16;
+  }
+#endif
+  while (P < N && static_cast<unsigned char>(T[P]) < 0x80)
+    ++P;
+  return P;
+}
+
+/// ptxas 13.0 rejects a module with any byte outside ASCII, wherever it is
+/// ("Unexpected non-ASCII character encountered on line N"): S005 at the
+/// first such character of each line (at most MaxReported lines), decoded
+/// when it is UTF-8. Returns the length of a UTF-8 byte order mark at the
+/// start (0 if none), which the scanner skips.
+uint32_t reportNonAscii(std::string_view Text, DiagnosticEngine &Diags) {
+  const char *T = Text.data();
+  uint32_t N = uint32_t(Text.size());
+  uint32_t Bom = Text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  if (Bom)
+    DiagBuilder(Diags, rules::NonAscii, {0, Bom},
+                "UTF-8 byte order mark: ptxas accepts only ASCII")
+        .fix({0, Bom}, "");
+  constexpr unsigned MaxReported = 20;
+  unsigned Reported = 0;
+  for (uint32_t P = findNonAscii(T, Bom, N); P < N; P = findNonAscii(T, P, N)) {
+    unsigned char C = static_cast<unsigned char>(T[P]);
+    uint32_t Len = (C >> 5) == 6 ? 2 : (C >> 4) == 14 ? 3 : (C >> 3) == 30 ? 4 : 1;
+    uint32_t CodePoint = Len == 1 ? C : C & (0x7F >> Len);
+    for (uint32_t K = 1; K < Len; ++K) {
+      unsigned char Next = P + K < N ? static_cast<unsigned char>(T[P + K]) : 0;
+      if ((Next & 0xC0) != 0x80) {
+        Len = 1; // not UTF-8: show the byte
+        break;
+      }
+      CodePoint = CodePoint << 6 | (Next & 0x3F);
+    }
+    char Buf[16];
+    if (Len == 1)
+      std::snprintf(Buf, sizeof Buf, "byte 0x%02X", C);
+    else
+      std::snprintf(Buf, sizeof Buf, "U+%04X", CodePoint);
+    std::string Shown = Len == 1 ? Buf : std::string(Buf) + " '" + std::string(Text.substr(P, Len)) + "'";
+    bool Last = ++Reported == MaxReported;
+    DiagBuilder(Diags, rules::NonAscii, {P, P + Len},
+                "non-ASCII " + Shown +
+                    ": ptxas accepts only ASCII, in comments and strings too" +
+                    (Last ? " (further lines not reported)" : ""));
+    if (Last)
+      break;
+    const void *NL = std::memchr(T + P, '\n', N - P);
+    P = NL ? uint32_t(static_cast<const char *>(NL) - T) + 1 : N;
+  }
+  return Bom;
+}
+
 class ScannerImpl {
 public:
   ScannerImpl(std::string_view Text, Module &M, DiagnosticEngine &Diags,
-              const ScanLimits &Limits)
-      : T(Text), N(uint32_t(Text.size())), M(M), Diags(Diags), Limits(Limits) {}
+              const ScanLimits &Limits, uint32_t Start)
+      : T(Text), N(uint32_t(Text.size())), P(Start), M(M), Diags(Diags),
+        Limits(Limits) {}
 
   void run();
 
@@ -160,7 +222,7 @@ private:
 
   std::string_view T;
   uint32_t N;
-  uint32_t P = 0;
+  uint32_t P;
   Module &M;
   DiagnosticEngine &Diags;
   const ScanLimits &Limits;
@@ -533,9 +595,15 @@ void ScannerImpl::run() {
       ++P;
       continue;
     }
-    // Not PTX: report once and resynchronise at the next line.
+    // Not PTX: report once and resynchronise at the next line (a non-ASCII
+    // byte already has its S005).
     uint32_t Start = P;
     unsigned char U = static_cast<unsigned char>(C);
+    if (U >= 0x80) {
+      const void *NL = std::memchr(T.data() + P, '\n', N - P);
+      P = NL ? uint32_t(static_cast<const char *>(NL) - T.data()) + 1 : N;
+      continue;
+    }
     std::string Shown;
     if (U >= 0x20 && U < 0x7f)
       Shown = std::string("'") + C + "'";
@@ -574,7 +642,8 @@ void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
   // Rough guess: one statement per 30 bytes keeps reallocations rare.
   M.Statements.reserve(Text.size() / 30 + 16);
   adviseHugePages(M.Statements.data(), M.Statements.capacity() * sizeof(Statement));
-  ScannerImpl(Text, M, Diags, Limits).run();
+  uint32_t Bom = reportNonAscii(Text, Diags);
+  ScannerImpl(Text, M, Diags, Limits, Bom).run();
 }
 
 } // namespace ptxlint
