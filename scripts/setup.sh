@@ -7,10 +7,10 @@
 #   scripts/setup.sh --install=PREFIX install into PREFIX
 #   scripts/setup.sh --no-install     build only (what CI does)
 #
-# Installing puts ptxlint and ptxlint-lsp in PREFIX/bin (so the pre-commit
-# hook and editors find them), the library, headers, CMake package and
-# pkg-config file under PREFIX, and the Python package into python3's
-# site-packages (the user site when that one is not writable).
+# Installing (scripts/install.sh) puts ptxlint and ptxlint-lsp in PREFIX/bin
+# (so the pre-commit hook and editors find them), the library, headers, CMake
+# package and pkg-config file under PREFIX, and the Python package into
+# python3's site-packages (the user site when that one is not writable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,23 +52,7 @@ if [ "$install" = ask ]; then
 fi
 
 if [ "$install" = yes ]; then
-  # The Python package goes to the interpreter's site-packages; without write
-  # access there (a system python3, not root), to the user site instead.
-  pydir=$(sed -n 's/^PTXLINT_PYTHON_INSTALL_DIR:PATH=//p' build/CMakeCache.txt)
-  if [ -n "$pydir" ] && ! { mkdir -p "$pydir" 2>/dev/null && [ -w "$pydir" ]; }; then
-    pydir=$(python3 -m site --user-site)
-    echo "setup: $(sed -n 's/^PTXLINT_PYTHON_INSTALL_DIR:PATH=//p' build/CMakeCache.txt) is not writable;" \
-         "the Python package goes to $pydir"
-    cmake -S . -B build -DPTXLINT_PYTHON_INSTALL_DIR="$pydir" >/dev/null
-  fi
-  echo "\$ cmake --install build --prefix $prefix"
-  cmake --install build --prefix "$prefix" > build/install.log
-  echo "setup: installed $(wc -l < build/install_manifest.txt) files (build/install_manifest.txt)"
-  case ":$PATH:" in
-    *":$prefix/bin:"*) ;;
-    *) echo "setup: $prefix/bin is not on PATH; add it (e.g. in ~/.profile):"
-       echo "  export PATH=\"$prefix/bin:\$PATH\"" ;;
-  esac
+  scripts/install.sh --prefix="$prefix" build
   echo "setup: done. ptxlint is $prefix/bin/ptxlint (also build/bin/ptxlint);" \
        "'scripts/test.sh' runs every test."
 else

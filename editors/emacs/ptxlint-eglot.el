@@ -11,6 +11,11 @@
 
 (add-to-list 'eglot-server-programs
              '(ptx-mode . ("ptxlint-lsp" :initializationOptions (:target "sm_90a"))))
+;; CUDA C++ sources (the inline asm): eglot runs one server per buffer, so
+;; this replaces clangd there; the command line (M-x compile, ptxlint FILE.cu)
+;; works beside it.
+;; (add-to-list 'eglot-server-programs
+;;              '(cuda-mode . ("ptxlint-lsp" :initializationOptions (:target "sm_90a"))))
 ;; Start it automatically:
 (add-hook 'ptx-mode-hook #'eglot-ensure)
 ;; Then: diagnostics through Flymake, M-x eglot-code-actions for fixes, eldoc for hover.

@@ -1,9 +1,11 @@
--- Neovim (0.7 or later): ptxlint-lsp for *.ptx. Put this file in
--- ~/.config/nvim/plugin/ (or require it from init.lua).
+-- Neovim (0.7 or later): ptxlint-lsp for *.ptx, and for the inline asm of
+-- CUDA C++ sources (beside clangd: Neovim attaches both servers). Put this
+-- file in ~/.config/nvim/plugin/ (or require it from init.lua). Drop "cuda"
+-- and "cpp" from the pattern to lint .ptx files only.
 vim.cmd([[autocmd BufRead,BufNewFile *.ptx setfiletype ptx]])
 
 vim.api.nvim_create_autocmd("FileType", {
-  pattern = "ptx",
+  pattern = { "ptx", "cuda", "cpp" },
   callback = function(args)
     local client = vim.lsp.start_client({
       name = "ptxlint",

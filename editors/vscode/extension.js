@@ -1,5 +1,6 @@
-// The ptxlint extension: starts ptxlint-lsp for PTX files. Everything else
-// (diagnostics, quick fixes, hover) is the server's.
+// The ptxlint extension: starts ptxlint-lsp for PTX files and, unless
+// ptxlint.cuda is off, for CUDA C++ sources (their inline asm). Everything
+// else (diagnostics, quick fixes, hover) is the server's.
 "use strict";
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
@@ -17,7 +18,9 @@ function activate(context) {
     "ptxlint",
     { run: { command }, debug: { command } },
     {
-      documentSelector: [{ scheme: "file", language: "ptx" }],
+      documentSelector: [{ scheme: "file", language: "ptx" }].concat(
+        cfg.get("cuda") ? [{ scheme: "file", language: "cuda-cpp" }] : []
+      ),
       initializationOptions,
     }
   );

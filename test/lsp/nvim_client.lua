@@ -7,6 +7,10 @@
 -- Exit status 0: pass; 1: fail (message on stderr); 77: no usable Neovim.
 local server = vim.env.PTXLINT_LSP
 local file = vim.env.PTXLINT_LSP_FILE
+-- The 0-based line of the fixture's Q107 (a .ptx module or a C++ source),
+-- and a column on the instruction for hover.
+local q107_line = tonumber(vim.env.PTXLINT_LSP_LINE or "12")
+local hover_col = tonumber(vim.env.PTXLINT_LSP_HOVER_COL or "4")
 
 local function finish(code, msg)
   if msg then
@@ -43,7 +47,8 @@ local ok, err = pcall(function()
   assert(vim.wait(10000, function() return codes() == "Q107" end, 20),
     "expected the diagnostic Q107, got '" .. codes() .. "'")
   local d = vim.diagnostic.get(bufnr)[1]
-  assert(d.lnum == 12, "Q107 on line " .. d.lnum .. ", expected 12 (0-based)")
+  assert(d.lnum == q107_line,
+    "Q107 on line " .. d.lnum .. ", expected " .. q107_line .. " (0-based)")
 
   local client = vim.lsp.get_client_by_id(client_id)
   local enc = client.offset_encoding or "utf-16"
@@ -66,14 +71,14 @@ local ok, err = pcall(function()
   assert(quickfix.title:find("noftz", 1, true), "unexpected title " .. quickfix.title)
   vim.lsp.util.apply_workspace_edit(quickfix.edit, enc)
 
-  local line = vim.api.nvim_buf_get_lines(bufnr, 12, 13, true)[1]
+  local line = vim.api.nvim_buf_get_lines(bufnr, q107_line, q107_line + 1, true)[1]
   assert(line:find(".noftz", 1, true), "fix not applied: " .. line)
   assert(vim.wait(10000, function() return codes() == "" end, 20),
     "diagnostics did not clear after the fix: '" .. codes() .. "'")
 
   -- Hover: the instruction's form and requirements from the spec tables.
   local hov = vim.lsp.buf_request_sync(bufnr, "textDocument/hover",
-    { textDocument = params.textDocument, position = { line = 12, character = 4 } }, 10000)
+    { textDocument = params.textDocument, position = { line = q107_line, character = hover_col } }, 10000)
   local value = hov and hov[client_id] and hov[client_id].result and
     hov[client_id].result.contents.value or ""
   assert(value:find("cp.reduce.async.bulk", 1, true), "hover: " .. value)

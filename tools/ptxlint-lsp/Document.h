@@ -12,6 +12,7 @@
 #include "Incremental.h"
 
 #include "ptxlint/Diagnostic.h"
+#include "ptxlint/InlineAsm.h"
 
 #include <cstdint>
 #include <string>
@@ -26,12 +27,15 @@ struct Position {
 
 class Document {
 public:
-  Document(std::string Uri, std::string Text, int64_t Version, bool Utf8)
-      : Uri(std::move(Uri)), Text(std::move(Text)), Version(Version), Utf8(Utf8) {}
+  Document(std::string Uri, std::string Text, int64_t Version, bool Utf8,
+           SourceLanguage Lang = SourceLanguage::Ptx)
+      : Uri(std::move(Uri)), Text(std::move(Text)), Version(Version), Utf8(Utf8), Lang(Lang) {}
 
   const std::string &uri() const { return Uri; }
   const std::string &text() const { return Text; }
   int64_t version() const { return Version; }
+  /// Ptx: a .ptx module; Cuda: a C++ source whose asm statements are linted.
+  SourceLanguage language() const { return Lang; }
 
   /// Replaces [From, To) (positions in the current text) by New.
   void edit(Position From, Position To, std::string_view New);
@@ -47,7 +51,8 @@ public:
   /// into text()); Stale once the text changed since.
   std::vector<Diagnostic> Diagnostics;
   bool Stale = true;
-  /// Re-lints only the functions edited since the last lint, when exact.
+  /// Re-lints only the functions edited since the last lint, when exact
+  /// (.ptx modules; a C++ source is linted whole: its asm statements are few).
   IncrementalLinter Linter;
 
 private:
@@ -55,6 +60,7 @@ private:
   std::string Uri, Text;
   int64_t Version;
   bool Utf8;
+  SourceLanguage Lang;
   mutable std::vector<uint32_t> LineStarts; ///< empty: to be recomputed
 };
 

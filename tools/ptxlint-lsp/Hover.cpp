@@ -142,7 +142,7 @@ std::string instructionHover(std::string_view Line, const ModuleDirectives &M) {
   std::string_view Section = F && !F->Section.empty() ? F->Section : I->Section;
   if (!Section.empty())
     Md += "PTX ISA section " + std::string(Section) + "\n";
-  Md += "\nModule: `.target " + (M.Target.empty() ? std::string("(none)") : M.Target) +
+  Md += "\n" + M.Origin + ": `.target " + (M.Target.empty() ? std::string("(none)") : M.Target) +
         "`, `.version " + (M.Version.empty() ? std::string("(none)") : M.Version) + "`\n";
 
   std::string Reqs;
@@ -181,6 +181,27 @@ std::string instructionHover(std::string_view Line, const ModuleDirectives &M) {
   if (!Reqs.empty())
     Md += "\nRequirements:\n" + Reqs;
   return Md;
+}
+
+std::string_view stringLiteralAt(std::string_view Line, size_t Column) {
+  // Quotes pair up from the start of the line; an escaped quote is text.
+  size_t Open = std::string_view::npos;
+  for (size_t K = 0; K < Line.size(); ++K) {
+    if (Open != std::string_view::npos && Line[K] == '\\') {
+      ++K;
+      continue;
+    }
+    if (Line[K] != '"')
+      continue;
+    if (Open == std::string_view::npos) {
+      Open = K;
+    } else {
+      if (Open < Column && Column <= K)
+        return Line.substr(Open + 1, K - Open - 1);
+      Open = std::string_view::npos;
+    }
+  }
+  return {};
 }
 
 } // namespace ptxlint::lsp

@@ -8,8 +8,11 @@
 namespace ptxlint::lsp {
 
 /// The module's own .target and .version, as written (empty when absent).
+/// For an asm statement of a C++ source, the target and version of the
+/// settings, and Origin says so.
 struct ModuleDirectives {
   std::string Target, Version;
+  std::string Origin = "Module";
 };
 ModuleDirectives findDirectives(std::string_view Text);
 
@@ -19,6 +22,11 @@ ModuleDirectives findDirectives(std::string_view Text);
 /// what is written, checked against the module's directives. Empty when the
 /// line holds no instruction of the tables.
 std::string instructionHover(std::string_view Line, const ModuleDirectives &M);
+
+/// In a C++ source line, the text of the string literal around Column (the
+/// part of an asm template the cursor is on), without its quotes; empty when
+/// Column is not inside one.
+std::string_view stringLiteralAt(std::string_view Line, size_t Column);
 
 } // namespace ptxlint::lsp
 #endif

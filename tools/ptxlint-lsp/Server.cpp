@@ -229,6 +229,11 @@ Value Server::initialize(const Object *Params) {
       if (Init->get("select"))
         Settings.Select = stringList(*Init, "select");
       Settings.ExtendSelect = stringList(*Init, "extendSelect");
+      CudaExtensions = stringList(*Init, "cudaExtensions");
+      for (const std::string &E : CudaExtensions)
+        if (E.size() < 2 || E[0] != '.')
+          fail(InvalidParams, "initializationOptions.cudaExtensions: '" + E +
+                                  "' is not an extension such as '.cu'");
       Settings.Ignore = stringList(*Init, "ignore");
       for (const std::string &S : Settings.Ignore)
         if (std::string Why; !isValidSelector(S, &Why))
@@ -254,12 +259,25 @@ Document &Server::document(const Object &Params) {
   return It->second;
 }
 
+SourceLanguage Server::languageOf(llvm::StringRef Uri, llvm::StringRef LanguageId) const {
+  // The client's language id first (an editor may map any name to CUDA),
+  // then the extension as the command line reads it; PTX otherwise, as the
+  // client chose to send the document to a PTX linter.
+  if (LanguageId == "ptx")
+    return SourceLanguage::Ptx;
+  if (LanguageId == "cuda" || LanguageId == "cuda-cpp" || LanguageId == "cpp" ||
+      LanguageId == "c")
+    return SourceLanguage::Cuda;
+  return languageOfPath(uriToPath(Uri), CudaExtensions.empty() ? nullptr : &CudaExtensions)
+      .value_or(SourceLanguage::Ptx);
+}
+
 void Server::didOpen(const Object &Params) {
   const Object &TD = objectField(Params, "textDocument");
   std::string Uri = stringField(TD, "uri");
   Docs.erase(Uri);
   Docs.emplace(Uri, Document(Uri, stringField(TD, "text"), TD.getInteger("version").getValueOr(0),
-                             Utf8));
+                             Utf8, languageOf(Uri, TD.getString("languageId").getValueOr(""))));
 }
 
 void Server::didChange(const Object &Params) {
@@ -297,13 +315,20 @@ LintOptions Server::optionsFor(const Document &D) const {
 void Server::lint(Document &D) {
   std::string Path = uriToPath(D.uri());
   auto Start = std::chrono::steady_clock::now();
-  D.Diagnostics = D.Linter.lint(Path.empty() ? D.uri() : Path, D.text(), optionsFor(D));
+  const std::string &Name = Path.empty() ? D.uri() : Path;
+  if (D.language() == SourceLanguage::Cuda)
+    D.Diagnostics = lintCuda(SourceBuffer(Name, D.text()), optionsFor(D)).Diagnostics;
+  else
+    D.Diagnostics = D.Linter.lint(Name, D.text(), optionsFor(D));
   D.Stale = false;
   if (Trace) {
     double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
                     .count();
     std::fprintf(stderr, "ptxlint-lsp: lint %s: %s %.1f ms, %zu diagnostics\n", D.uri().c_str(),
-                 D.Linter.lastWasIncremental() ? "incremental" : "full", Ms, D.Diagnostics.size());
+                 D.language() == SourceLanguage::Cuda  ? "cuda"
+                 : D.Linter.lastWasIncremental() ? "incremental"
+                                                 : "full",
+                 Ms, D.Diagnostics.size());
   }
 }
 
@@ -384,7 +409,8 @@ Value Server::codeAction(const Object &Params) {
     // Every certain fix, to a fixpoint, as `ptxlint --fix` does.
     LintResult Final;
     std::vector<AppliedFix> Applied;
-    std::string Fixed = fixToFixpoint(D.uri(), D.text(), optionsFor(D), Final, Applied);
+    std::string Fixed =
+        fixToFixpoint(D.uri(), D.text(), optionsFor(D), Final, Applied, 8, D.language());
     if (Fixed != D.text())
       Actions.push_back(Object{
           {"title", "Fix all certain ptxlint problems (" + std::to_string(Applied.size()) + ")"},
@@ -413,8 +439,17 @@ Value Server::hover(const Object &Params) {
   size_t LineBegin = Text.rfind('\n', At ? At - 1 : 0);
   LineBegin = LineBegin == std::string::npos || At == 0 ? 0 : LineBegin + 1;
   size_t LineEnd = std::min(Text.find('\n', At), Text.size());
-  Md += instructionHover(std::string_view(Text).substr(LineBegin, LineEnd - LineBegin),
-                         findDirectives(Text));
+  std::string_view Line = std::string_view(Text).substr(LineBegin, LineEnd - LineBegin);
+  if (D.language() == SourceLanguage::Cuda) {
+    // A guard around the statement may say more; the hover shows what the
+    // settings give (the diagnostics use the guards).
+    LintOptions O = optionsFor(D);
+    ModuleDirectives M{O.Target.value_or(""), "", "Settings"};
+    if (O.PtxVersion)
+      M.Version = std::to_string(O.PtxVersion->first) + "." + std::to_string(O.PtxVersion->second);
+    Md += instructionHover(stringLiteralAt(Line, At - LineBegin), M);
+  } else
+    Md += instructionHover(Line, findDirectives(Text));
   if (Md.empty())
     return nullptr;
   return Object{{"contents", Object{{"kind", "markdown"}, {"value", Md}}}};

@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ptxlint::lsp {
 
@@ -39,6 +40,7 @@ private:
 
   llvm::json::Value initialize(const llvm::json::Object *Params);
   void didOpen(const llvm::json::Object &Params);
+  SourceLanguage languageOf(llvm::StringRef Uri, llvm::StringRef LanguageId) const;
   void didChange(const llvm::json::Object &Params);
   llvm::json::Value codeAction(const llvm::json::Object &Params);
   llvm::json::Value hover(const llvm::json::Object &Params);
@@ -54,6 +56,8 @@ private:
   std::map<std::string, Document> Docs;
   ConfigLayer Settings; ///< initializationOptions: target, ptxVersion, select...
   std::optional<uint64_t> TensorBoxBytes; ///< initializationOptions.tensorBoxBytes
+  /// initializationOptions.cudaExtensions, as --cuda-extensions (empty: default).
+  std::vector<std::string> CudaExtensions;
   /// PTXLINT_LSP_TRACE=1: one line per lint on stderr (path taken, time).
   bool Trace = std::getenv("PTXLINT_LSP_TRACE") != nullptr;
   bool Utf8 = false;    ///< positions in UTF-8 bytes (negotiated) or UTF-16
