@@ -102,8 +102,9 @@ constexpr HeadTable HeadChar;
 /// with a name, a number or a closing bracket; a next line that starts with
 /// a guard '@', a label, or (after operands) any name cannot continue it, as
 /// PTX names never contain '.' and operands are separated by ','. After a
-/// bare opcode ("bra.uni" then "$L1;" on the next line) only a guard or an
-/// opcode with qualifiers ("cp.async.wait_group") starts a new statement.
+/// bare opcode ("bra.uni" then "$L1;" on the next line) only a guard, an
+/// opcode with qualifiers ("cp.async.wait_group") or an instruction without
+/// operands ("ret;") starts a new statement.
 bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint32_t Next) {
   char L = T[Last];
   if (!(isIdentChar(L) || L == ')' || L == ']' || L == '}' || L == '>'))
@@ -121,7 +122,11 @@ bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint
   while (E < N && isIdentChar(T[E]))
     ++E;
   bool Label = E < N && T[E] == ':' && !(E + 1 < N && T[E + 1] == ':');
-  return HasOperands || Label || (E < N && T[E] == '.');
+  std::string_view Word = T.substr(Next, E - Next);
+  size_t After = T.find_first_not_of(" \t", E);
+  bool NoOperands = (Word == "ret" || Word == "exit" || Word == "trap") &&
+                    After != std::string_view::npos && T[After] == ';';
+  return HasOperands || Label || NoOperands || (E < N && T[E] == '.');
 }
 
 /// The first byte at or after P with its high bit set (or N).
@@ -166,6 +171,11 @@ uint32_t reportNonAscii(std::string_view Text, DiagnosticEngine &Diags) {
       }
       CodePoint = CodePoint << 6 | (Next & 0x3F);
     }
+    // Overlong forms and surrogates are not UTF-8 either.
+    constexpr uint32_t Least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (Len > 1 && (CodePoint < Least[Len] || CodePoint > 0x10FFFF ||
+                    (CodePoint >= 0xD800 && CodePoint <= 0xDFFF)))
+      Len = 1;
     char Buf[16];
     if (Len == 1)
       std::snprintf(Buf, sizeof Buf, "byte 0x%02X", C);
