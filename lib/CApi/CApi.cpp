@@ -70,7 +70,7 @@ void count(ptxlint_result &R) {
 
 extern "C" {
 
-const char *ptxlint_version(void) { return "0.1.0"; }
+const char *ptxlint_version(void) { return PTXLINT_VERSION; }
 const char *ptxlint_last_error(void) { return LastError.c_str(); }
 
 ptxlint_options *ptxlint_options_create(void) {

@@ -16,7 +16,13 @@ namespace {
 
 llvm::StringRef sv(std::string_view S) { return {S.data(), S.size()}; }
 
-constexpr const char *ToolVersion = "0.1.0";
+constexpr const char *ToolVersion = PTXLINT_VERSION; // CMakeLists.txt project()
+/// Where each rule is explained: docs/rules.md's anchor for its code.
+std::string ruleHelpUri(std::string_view Code) {
+  return std::string(PTXLINT_HOMEPAGE) + "/blob/main/docs/rules.md#" + std::string(Code);
+}
+/// SARIF's conventional name for the root that relative paths start from.
+constexpr const char *SrcRoot = "%SRCROOT%";
 
 /// Per-file fingerprint occurrence counter.
 struct Fingerprints {
@@ -213,6 +219,7 @@ public:
     J.attributeObject("tool", [&] {
       J.attributeObject("driver", [&] {
         J.attribute("name", "ptxlint");
+        J.attribute("informationUri", PTXLINT_HOMEPAGE);
         J.attribute("version", ToolVersion);
         J.attribute("semanticVersion", ToolVersion);
         J.attributeArray("rules", [&] {
@@ -227,7 +234,7 @@ public:
       if (Base.empty() || Base.back() != '/')
         Base += '/';
       J.attributeObject("originalUriBaseIds", [&] {
-        J.attributeObject("SRCROOT", [&] { J.attribute("uri", Base); });
+        J.attributeObject(SrcRoot, [&] { J.attribute("uri", Base); });
       });
     }
     J.attribute("columnKind", "utf16CodeUnits");
@@ -243,7 +250,7 @@ public:
       J.attributeObject("artifactLocation", [&] {
         J.attribute("uri", Uri);
         if (Relative)
-          J.attribute("uriBaseId", "SRCROOT");
+          J.attribute("uriBaseId", SrcRoot);
       });
     };
     for (const Diagnostic &D : Diags) {
@@ -362,6 +369,7 @@ private:
         if (!Doc->Good.empty())
           Markdown += "\n\nGood:\n\n```\n" + std::string(Doc->Good) + "\n```";
       }
+      J.attribute("helpUri", ruleHelpUri(R.Code));
       J.attributeObject("help", [&] {
         J.attribute("text", Help);
         J.attribute("markdown", Markdown);

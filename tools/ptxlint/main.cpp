@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
 #endif
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "ptxlint 0.1.0 (PTX ISA 9.1 async-copy rules)\n";
+    OS << "ptxlint " PTXLINT_VERSION " (PTX ISA 9.1 async-copy rules)\n";
   });
   std::string Errors;
   raw_string_ostream ErrStream(Errors);
