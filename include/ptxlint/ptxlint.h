@@ -62,9 +62,16 @@ int ptxlint_options_set_ptx_version(ptxlint_options *opts, unsigned major,
 int ptxlint_options_set_severity(ptxlint_options *opts, const char *rule,
                                  int severity);
 
-/* Lint a module given as text (need not be NUL-terminated) or a file.
- * opts may be NULL. NULL on failure (unreadable file, a folder, out of
- * memory). */
+/* Which front end reads the input. PTXLINT_LANG_AUTO (the default): by the
+ * name's extension, as the command does (".ptx", or a CUDA C++ one such as
+ * ".cu", ".cuh", ".h", ".hpp": then the inline PTX of its asm statements is
+ * linted); PTX for any other name. Return 0, or -1 for another value. */
+enum { PTXLINT_LANG_AUTO = 0, PTXLINT_LANG_PTX = 1, PTXLINT_LANG_CUDA = 2 };
+int ptxlint_options_set_language(ptxlint_options *opts, int language);
+
+/* Lint a module (or, see ptxlint_options_set_language, a CUDA C++ source)
+ * given as text (need not be NUL-terminated) or a file. opts may be NULL.
+ * NULL on failure (unreadable file, a folder, out of memory). */
 ptxlint_result *ptxlint_lint_string(const char *name, const char *text,
                                     size_t length, const ptxlint_options *opts);
 ptxlint_result *ptxlint_lint_file(const char *path, const ptxlint_options *opts);

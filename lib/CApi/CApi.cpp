@@ -4,6 +4,7 @@
 
 #include "Driver/Inputs.h"
 #include "ptxlint/Config.h"
+#include "ptxlint/InlineAsm.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/Lower.h"
 #include "ptxlint/Render.h"
@@ -15,6 +16,7 @@
 struct ptxlint_options {
   ptxlint::LintOptions Lint;
   ptxlint::LowerOptions Lower;
+  int Language = PTXLINT_LANG_AUTO;
 };
 
 struct ptxlint_result {
@@ -129,6 +131,29 @@ int ptxlint_options_set_severity(ptxlint_options *O, const char *Rule, int Sev) 
   });
 }
 
+int ptxlint_options_set_language(ptxlint_options *O, int Language) {
+  if (!O) {
+    setError("null argument");
+    return -1;
+  }
+  if (Language != PTXLINT_LANG_AUTO && Language != PTXLINT_LANG_PTX &&
+      Language != PTXLINT_LANG_CUDA) {
+    setError("unknown language " + std::to_string(Language) +
+             " (PTXLINT_LANG_AUTO, PTXLINT_LANG_PTX or PTXLINT_LANG_CUDA)");
+    return -1;
+  }
+  O->Language = Language;
+  return 0;
+}
+
+/// The front end for Name under O (the command's choice by extension).
+static ptxlint::SourceLanguage languageFor(const char *Name, const ptxlint_options *O) {
+  int L = O ? O->Language : PTXLINT_LANG_AUTO;
+  if (L == PTXLINT_LANG_AUTO)
+    return ptxlint::languageOfPath(Name ? Name : "").value_or(ptxlint::SourceLanguage::Ptx);
+  return L == PTXLINT_LANG_CUDA ? ptxlint::SourceLanguage::Cuda : ptxlint::SourceLanguage::Ptx;
+}
+
 /// A result that owns a copy of the caller's text (diagnostics refer to it).
 static std::unique_ptr<ptxlint_result> newResult(const char *Name, const char *Text,
                                                  size_t Len) {
@@ -146,7 +171,8 @@ ptxlint_result *ptxlint_lint_string(const char *Name, const char *Text,
   }
   return guarded(static_cast<ptxlint_result *>(nullptr), [&] {
     auto R = newResult(Name, Text, Len);
-    ptxlint::LintResult L = ptxlint::lint(*R->Buffer, O ? O->Lint : ptxlint::LintOptions());
+    ptxlint::LintResult L = ptxlint::lintAs(languageFor(Name, O), *R->Buffer,
+                                            O ? O->Lint : ptxlint::LintOptions());
     R->Diags = std::move(L.Diagnostics);
     R->Errors = L.Errors;
     R->Warnings = L.Warnings;

@@ -83,10 +83,35 @@ bool InstructionCheck::isRegister(const Operand &Op) const {
   return !S || S->Space == StateSpace::Reg;
 }
 
-SourceRange InstructionCheck::insertionPoint() const {
-  uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End
-                                     : I.Modifiers.back().Range.End;
-  return {End, End};
+SourceRange InstructionCheck::insertionPoint(std::string_view Word) const {
+  // Groups are listed in the order of the spec's syntax line: the new word
+  // goes after the last written qualifier of an earlier group (or after the
+  // instruction's name), wherever the author put the later ones.
+  auto RankOf = [&](const spec::GroupSpec *G) { return size_t(G - Spec.Groups.data()); };
+  size_t Rank = Spec.Groups.size();
+  for (const spec::GroupSpec &G : Spec.Groups)
+    if (std::find(G.Values.begin(), G.Values.end(), Word) != G.Values.end()) {
+      Rank = RankOf(&G);
+      break;
+    }
+  if (Rank == Spec.Groups.size()) { // not a table word: after the last one
+    uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End : I.Modifiers.back().Range.End;
+    return {End, End};
+  }
+  const spec::GroupSpec *SpaceGroup = nullptr;
+  for (const spec::GroupSpec &G : Spec.Groups)
+    if (G.Kind == spec::GroupKind::StateSpace)
+      SpaceGroup = &G;
+  uint32_t After = NameRange.End;
+  auto Consider = [&](const Modifier *M, const spec::GroupSpec *G) {
+    if (M && G && RankOf(G) < Rank)
+      After = std::max(After, M->Range.End);
+  };
+  for (const Qualifier &Q : Quals)
+    Consider(Q.Mod, Q.Group);
+  for (const Modifier *M : Spaces)
+    Consider(M, SpaceGroup);
+  return {After, After};
 }
 
 DiagBuilder InstructionCheck::report(rules::Id Rule, SourceRange Range,

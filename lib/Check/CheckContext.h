@@ -64,8 +64,12 @@ struct InstructionCheck {
   /// A register, or a name that may be one (not a known variable).
   bool isRegister(const Operand &Op) const;
   const Symbol *symbol(std::string_view Name) const;
-  /// Where to insert a new qualifier: after the last written one.
-  SourceRange insertionPoint() const;
+  /// Where to insert the qualifier Word (a value of one of the groups):
+  /// where the spec's syntax writes its group, i.e. after the last written
+  /// qualifier of an earlier group (after the name when there is none). PTX
+  /// takes qualifiers in any order, so this is for the reader: the fix lands
+  /// where the qualifier was most likely dropped.
+  SourceRange insertionPoint(std::string_view Word) const;
 
   /// Reports with the rule's code and default severity.
   DiagBuilder report(rules::Id Rule, SourceRange Range, std::string Message);

@@ -209,7 +209,7 @@ static bool layout(InstructionCheck &C,
   }
   // A fix-it must be certain: one qualifier, and every operand then fits.
   if (Fitting == 1)
-    D.fix(C.insertionPoint(), std::string(Fix->If[0]));
+    D.fix(C.insertionPoint(Fix->If[0]), std::string(Fix->If[0]));
   D.spec(C.Form->Section);
   return false;
 }

@@ -259,8 +259,11 @@ static void checkAgainstForm(InstructionCheck &C) {
             : std::string(G->Display) + " (" + quotedList(Values) + ")";
     DiagBuilder D = C.report(rules::MissingQualifier, C.NameRange,
                              C.formName() + " needs " + Needs);
+    SourceRange At = C.insertionPoint(Values[0]);
     if (Values.size() == 1)
-      D.fix(C.insertionPoint(), std::string(Values[0]));
+      D.fix(At, std::string(Values[0]));
+    else // no certain fix: say where it goes
+      D.note(At, "write " + std::string(G->Display) + " here");
     D.spec(F.Section);
   }
 }
@@ -310,7 +313,7 @@ static void checkRules(InstructionCheck &C) {
                                    : rules::DiscouragedQualifier,
                              C.find(R.If[0])->Range, Msg);
     if (R.FixInsert)
-      D.fix(C.insertionPoint(), std::string(R.NeedOneOf[0][0]));
+      D.fix(C.insertionPoint(R.NeedOneOf[0][0]), std::string(R.NeedOneOf[0][0]));
     if (!R.Note.empty())
       D.note(std::string(R.Note));
     D.spec(R.Section);

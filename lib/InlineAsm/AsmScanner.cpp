@@ -3,6 +3,10 @@
 #include "InlineAsm/AsmScanner.h"
 
 #include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <set>
 
 namespace ptxlint {
 namespace inlineasm {
@@ -82,6 +86,12 @@ public:
   /// The end of the #define body being read (0 outside one).
   size_t macroEnd() const { return inMacro() ? DefineEnd : 0; }
   std::string_view text() const { return T; }
+  /// The object-like macros defined so far: name and body (one line).
+  struct Macro {
+    std::string_view Name;
+    std::string Body;
+  };
+  const std::vector<Macro> &objectMacros() const { return ObjectMacros; }
 
 private:
   Token finish(Token K, Tok Kind) {
@@ -232,8 +242,11 @@ private:
       // The body is code: tokenize it (asm statements live in macros).
       while (Q < End && (T[Q] == ' ' || T[Q] == '\t'))
         ++Q;
+      size_t MacroBegin = Q;
       while (Q < End && isIdentChar(T[Q]))
         ++Q;
+      if (Q < End && T[Q] != '(')
+        ObjectMacros.push_back({T.substr(MacroBegin, Q - MacroBegin), cleanLine(Q, End)});
       if (Q < End && T[Q] == '(') {
         size_t Close = T.find(')', Q);
         Q = Close == std::string_view::npos || Close > End ? End : Close + 1;
@@ -314,6 +327,7 @@ private:
   unsigned Directives = 0;
   std::vector<GuardCondition> Guards;
   std::vector<bool> Chained; ///< per open #if: an #elif was seen
+  std::vector<Macro> ObjectMacros;
 };
 
 unsigned hexValue(char C) {
@@ -554,6 +568,127 @@ std::vector<AsmStatement> scanAsmStatements(std::string_view Text) {
     if (Parser.parse(K, S))
       Out.push_back(std::move(S));
   }
+  return Out;
+}
+
+std::optional<std::string> integerLiteral(std::string_view E) {
+  while (E.size() >= 2 && E.front() == '(' && E.back() == ')')
+    E = E.substr(1, E.size() - 2);
+  std::string S;
+  for (char C : E)
+    if (C != '\'' && C != ' ')
+      S.push_back(C);
+  bool Negative = !S.empty() && S[0] == '-';
+  if (Negative)
+    S.erase(0, 1);
+  if (S.empty() || !isDigit(S[0]))
+    return std::nullopt;
+  char *End = nullptr;
+  unsigned long long V = std::strtoull(S.c_str(), &End, 0);
+  while (End && (*End == 'u' || *End == 'U' || *End == 'l' || *End == 'L'))
+    ++End;
+  if (!End || *End)
+    return std::nullopt;
+  return (Negative ? "-" : "") + std::to_string(V);
+}
+
+
+namespace {
+
+/// Records name = value, or marks the name ambiguous on a second value.
+void define(NamedConstants &Out, std::set<std::string, std::less<>> &Ambiguous,
+            std::string_view Name, const std::string &Value) {
+  if (Ambiguous.count(Name))
+    return;
+  auto [It, New] = Out.emplace(std::string(Name), Value);
+  if (!New && It->second != Value) {
+    Ambiguous.emplace(Name);
+    Out.erase(It);
+  }
+}
+
+} // namespace
+
+NamedConstants scanNamedConstants(std::string_view Text) {
+  NamedConstants Out;
+  std::set<std::string, std::less<>> Ambiguous;
+  Lexer L(Text);
+  // The last three tokens, newest last; whether the declaration being read
+  // says const/constexpr; enumerator state inside an enum's braces.
+  Token Prev[3];
+  bool Const = false, EnumHead = false, InEnum = false;
+  // The value of an enumerator written without one; HaveNext: known.
+  long long NextEnumerator = 0;
+  bool HaveNext = false;
+  std::string_view Enumerator;
+  auto Push = [&](const Token &K) {
+    Prev[0] = Prev[1];
+    Prev[1] = Prev[2];
+    Prev[2] = K;
+  };
+  auto IsPunct = [](const Token &K, char C) {
+    return K.Kind == Tok::Punct && K.Text.size() == 1 && K.Text[0] == C;
+  };
+  for (Token K = L.next(); K.Kind != Tok::End; Push(K), K = L.next()) {
+    bool Ends = IsPunct(K, ';') || IsPunct(K, ',') || IsPunct(K, '}');
+    if (InEnum) {
+      if (K.Kind == Tok::Ident && (IsPunct(Prev[2], '{') || IsPunct(Prev[2], ','))) {
+        Enumerator = K.Text;
+        continue;
+      }
+      if (Ends && !Enumerator.empty()) {
+        // "A = 4," or "A," (the previous value plus one).
+        std::optional<std::string> V;
+        if (IsPunct(Prev[1], '=') && Prev[2].Kind == Tok::Number)
+          V = integerLiteral(Prev[2].Text);
+        else if (IsPunct(Prev[0], '=') && IsPunct(Prev[1], '-') && Prev[2].Kind == Tok::Number)
+          V = integerLiteral("-" + std::string(Prev[2].Text));
+        else if (Prev[2].Kind == Tok::Ident && Prev[2].Text == Enumerator && HaveNext)
+          V = std::to_string(NextEnumerator);
+        if (V)
+          define(Out, Ambiguous, Enumerator, *V);
+        HaveNext = false;
+        if (V) {
+          errno = 0;
+          long long N = std::strtoll(V->c_str(), nullptr, 10);
+          HaveNext = errno == 0 && N < LLONG_MAX;
+          NextEnumerator = HaveNext ? N + 1 : 0;
+        }
+        Enumerator = {};
+      }
+      if (IsPunct(K, '}'))
+        InEnum = false;
+      continue;
+    }
+    if (K.Kind == Tok::Ident && K.Text == "enum") {
+      EnumHead = true;
+      continue;
+    }
+    if (IsPunct(K, '{') && EnumHead) {
+      InEnum = true;
+      EnumHead = false;
+      NextEnumerator = 0;
+      HaveNext = true;
+      continue;
+    }
+    if (K.Kind == Tok::Ident && (K.Text == "const" || K.Text == "constexpr"))
+      Const = true;
+    // "NAME = 4;" or "NAME{4};" in a const declaration.
+    if (Const && Ends && Prev[2].Kind == Tok::Number && Prev[0].Kind == Tok::Ident &&
+        (IsPunct(Prev[1], '=') || IsPunct(Prev[1], '{'))) {
+      if (std::optional<std::string> V = integerLiteral(Prev[2].Text))
+        define(Out, Ambiguous, Prev[0].Text, *V);
+    }
+    // A declaration ends at ';' and a body starts at '{', but "NAME{4}" is
+    // a brace initializer of the declaration being read.
+    bool BraceInit = IsPunct(K, '{') && Prev[2].Kind == Tok::Ident;
+    bool InitEnd = IsPunct(K, '}') && Prev[2].Kind == Tok::Number && IsPunct(Prev[1], '{');
+    if (IsPunct(K, ';') || (IsPunct(K, '{') && !BraceInit) || (IsPunct(K, '}') && !InitEnd))
+      Const = EnumHead = false;
+  }
+  for (const Lexer::Macro &M : L.objectMacros())
+    if (std::optional<std::string> V = integerLiteral(M.Body))
+      define(Out, Ambiguous, M.Name, *V);
   return Out;
 }
 

@@ -13,6 +13,8 @@
 #define PTXLINT_INLINEASM_ASMSCANNER_H
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +62,19 @@ struct AsmStatement {
 
 /// Every asm statement of Text, in order.
 std::vector<AsmStatement> scanAsmStatements(std::string_view Text);
+
+/// The value of an integer literal expression ("16", "(16u)", "0x10ull",
+/// "1'024", "-4"), in decimal; nullopt for anything else.
+std::optional<std::string> integerLiteral(std::string_view Expression);
+
+/// The integer constants Text names, for "n" operands written as a name:
+/// object-like macros (`#define N 4`), const/constexpr variables
+/// initialized with a literal (`constexpr int N = 4;`, `const unsigned N{4};`,
+/// at any scope) and enumerators (`enum { A = 1, B }`). A name given two
+/// different values (two classes' own `kBytes`, say) is left out: which one
+/// an expression means needs name lookup. Values in decimal.
+using NamedConstants = std::map<std::string, std::string, std::less<>>;
+NamedConstants scanNamedConstants(std::string_view Text);
 
 } // namespace inlineasm
 } // namespace ptxlint

@@ -69,12 +69,9 @@ public:
 
   /// Lints S; false when it was not checked.
   bool run(const AsmStatement &S, CudaLintStats &Stats, LintResult &Totals) {
-    Snippet Snip = buildSnippet(S);
-    for (const Snippet::BadReference &B : Snip.BadReferences) {
-      const RuleInfo &Info = ruleInfo(rules::AsmOperandReference);
-      DiagBuilder(Diags, Info.DefaultSeverity, std::string(Info.Code),
-                  {B.Begin, B.End}, B.Message);
-    }
+    Snippet Snip = buildSnippet(S, constantsFor(S));
+    for (const Snippet::BadReference &B : Snip.BadReferences)
+      DiagBuilder(Diags, rules::AsmOperandReference, {B.Begin, B.End}, B.Message);
     SourceBuffer Module("<asm>", std::string(FunctionHead) + Snip.Text);
     const uint32_t Head = uint32_t(Module.text().size() - Snip.Text.size());
     std::vector<GuardAlternative> Alts = evaluateGuards(S.Guards, Opts.GuardMacros);
@@ -108,6 +105,20 @@ public:
   }
 
 private:
+  /// The file's named constants, scanned once and only when a statement has
+  /// an "n" operand that is not a literal.
+  const NamedConstants &constantsFor(const AsmStatement &S) {
+    static const NamedConstants None;
+    bool Named = std::any_of(S.Operands.begin(), S.Operands.end(), [](const AsmOperand &O) {
+      return O.Constraint.find('n') != std::string::npos && !integerLiteral(O.Expression);
+    });
+    if (!Named)
+      return None;
+    if (!Constants)
+      Constants = scanNamedConstants(Text);
+    return *Constants;
+  }
+
   /// Moves D's snippet ranges from the module's text to the snippet's.
   static bool shift(Diagnostic &D, uint32_t Head) {
     auto Move = [&](SourceRange &R) {
@@ -299,6 +310,7 @@ private:
   }
 
   std::string_view Text;
+  std::optional<NamedConstants> Constants;
   const LintOptions &Opts;
   LintOptions Base;
   DiagnosticEngine &Diags;
@@ -309,6 +321,7 @@ private:
 std::vector<AsmSnippet> asmSnippets(const SourceBuffer &Buffer,
                                     const LintOptions &Opts) {
   std::vector<AsmSnippet> Out;
+  const NamedConstants Constants = scanNamedConstants(Buffer.text());
   for (const AsmStatement &S : scanAsmStatements(Buffer.text())) {
     if (!S.Unresolved.empty())
       continue;
@@ -325,7 +338,7 @@ std::vector<AsmSnippet> asmSnippets(const SourceBuffer &Buffer,
     if (!A.Target.empty())
       A.Module += ".target " + A.Target + "\n";
     A.Module += ".address_size 64\n" + std::string(FunctionHead) +
-                buildSnippet(S).Text;
+                buildSnippet(S, Constants).Text;
     Out.push_back(std::move(A));
   }
   return Out;

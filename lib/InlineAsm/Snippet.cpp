@@ -3,6 +3,7 @@
 #include "InlineAsm/Snippet.h"
 
 #include <cctype>
+#include <string_view>
 #include <cstdlib>
 
 namespace ptxlint {
@@ -35,31 +36,58 @@ std::optional<std::string> registerType(const std::vector<AsmOperand> &Ops,
   return std::nullopt;
 }
 
-/// The value of an integer literal expression ("16", "(16u)", "0x10ull").
-std::optional<std::string> literalValue(std::string_view E) {
-  while (E.size() >= 2 && E.front() == '(' && E.back() == ')')
-    E = E.substr(1, E.size() - 2);
-  std::string S;
-  for (char C : E)
-    if (C != '\'' && C != ' ')
-      S.push_back(C);
-  bool Negative = !S.empty() && S[0] == '-';
-  if (Negative)
-    S.erase(0, 1);
-  if (S.empty() || !isDigit(S[0]))
+/// The value of an "n" operand's expression: a literal, or a name of
+/// Constants (qualified or not), under casts to an integer type:
+/// "int32_t(16)", "(uint32_t)kBytes", "static_cast<int>(Foo::kN)".
+std::optional<std::string> immediateValue(std::string_view E, const NamedConstants &Constants) {
+  auto Trim = [](std::string_view &V) {
+    while (!V.empty() && (V.front() == ' ' || V.front() == '\t' || V.front() == '\n'))
+      V.remove_prefix(1);
+    while (!V.empty() && (V.back() == ' ' || V.back() == '\t' || V.back() == '\n'))
+      V.remove_suffix(1);
+  };
+  auto IsName = [](std::string_view V) {
+    return !V.empty() && (std::isalpha(static_cast<unsigned char>(V[0])) || V[0] == '_') &&
+           V.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") ==
+               std::string_view::npos;
+  };
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    Trim(E);
+    if (std::optional<std::string> V = integerLiteral(E))
+      return V;
+    if (IsName(E)) {
+      size_t Colon = E.rfind("::");
+      auto It = Constants.find(Colon == std::string_view::npos ? E : E.substr(Colon + 2));
+      return It == Constants.end() ? std::nullopt : std::optional<std::string>(It->second);
+    }
+    // T(x), static_cast<T>(x), (T)x, (x): peel one layer.
+    if (E.size() >= 2 && E.back() == ')') {
+      size_t Open = E.find('(');
+      std::string_view Callee = E.substr(0, Open);
+      Trim(Callee);
+      if (Callee.substr(0, 12) == "static_cast<" && Callee.back() == '>')
+        Callee = Callee.substr(12, Callee.size() - 13);
+      if (Open != std::string_view::npos && (Callee.empty() || IsName(Callee))) {
+        E = E.substr(Open + 1, E.size() - Open - 2);
+        continue;
+      }
+    }
+    if (!E.empty() && E.front() == '(') {
+      size_t Close = E.find(')');
+      if (Close != std::string_view::npos && IsName(E.substr(1, Close - 1))) {
+        E = E.substr(Close + 1); // a C-style cast to a type name
+        continue;
+      }
+    }
     return std::nullopt;
-  char *End = nullptr;
-  unsigned long long V = std::strtoull(S.c_str(), &End, 0);
-  while (End && (*End == 'u' || *End == 'U' || *End == 'l' || *End == 'L'))
-    ++End;
-  if (!End || *End)
-    return std::nullopt;
-  return (Negative ? "-" : "") + std::to_string(V);
+  }
+  return std::nullopt;
 }
 
 class Builder {
 public:
-  explicit Builder(const AsmStatement &S) : S(S) {}
+  Builder(const AsmStatement &S, const NamedConstants &Constants)
+      : S(S), Constants(Constants) {}
 
   Snippet build() {
     // The body first (it decides which registers are declared), then the
@@ -159,7 +187,7 @@ private:
     std::optional<std::string> Type = registerType(S.Operands, K);
     uint32_t Begin = uint32_t(Body.Text.size());
     if (Type && Type->empty()) { // 'n': an immediate
-      std::optional<std::string> V = literalValue(S.Operands[K].Expression);
+      std::optional<std::string> V = immediateValue(S.Operands[K].Expression, Constants);
       emit(Body, V ? *V : "0", From, To);
       if (!V)
         Body.StandIns.push_back({Begin, uint32_t(Body.Text.size())});
@@ -177,12 +205,15 @@ private:
   }
 
   const AsmStatement &S;
+  const NamedConstants &Constants;
   std::vector<std::string> Declared; ///< per operand: its register type
 };
 
 } // namespace
 
-Snippet buildSnippet(const AsmStatement &S) { return Builder(S).build(); }
+Snippet buildSnippet(const AsmStatement &S, const NamedConstants &Constants) {
+  return Builder(S, Constants).build();
+}
 
 } // namespace inlineasm
 } // namespace ptxlint

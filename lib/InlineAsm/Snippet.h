@@ -5,7 +5,9 @@
 //                 h .b16, f .f32, d .f64, q .b128 ("=", "+", "&" and a tied
 //                 operand's digit take the type of what they name)
 //   n             the immediate itself when its expression is an integer
-//                 literal; otherwise 0, and nothing said about it is reported
+//                 literal or a constant the file names (scanNamedConstants),
+//                 under integer casts; otherwise 0, and nothing said about
+//                 it is reported
 //   %%  %=        '%' and a number (the statement's unique id)
 // Every byte of the snippet knows the byte of the C++ file it came from.
 //
@@ -45,8 +47,8 @@ struct Snippet {
   std::vector<Reference> References;
 };
 
-/// Builds the PTX module of S.
-Snippet buildSnippet(const AsmStatement &S);
+/// Builds the PTX module of S; Constants are the file's named constants.
+Snippet buildSnippet(const AsmStatement &S, const NamedConstants &Constants = {});
 
 } // namespace inlineasm
 } // namespace ptxlint

@@ -15,6 +15,7 @@
 #include "ptxlint/Builder.h"
 #include "ptxlint/Config.h"
 #include "ptxlint/Driver.h"
+#include "ptxlint/InlineAsm.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/Lower.h"
 #include "ptxlint/Render.h"
@@ -159,12 +160,24 @@ struct PyLintResult {
   std::string Rendered; ///< clang-style text, no colour
 };
 
-PyLintResult lintText(const std::string &Name, std::string Text, const LintOptions &O) {
+/// language="ptx" | "cuda" | None (by the name's extension, as the command).
+SourceLanguage languageArg(const std::string &Name, const std::optional<std::string> &Language) {
+  if (!Language)
+    return languageOfPath(Name).value_or(SourceLanguage::Ptx);
+  if (*Language == "ptx")
+    return SourceLanguage::Ptx;
+  if (*Language == "cuda")
+    return SourceLanguage::Cuda;
+  throw py::value_error("language must be 'ptx', 'cuda' or None, not '" + *Language + "'");
+}
+
+PyLintResult lintText(const std::string &Name, std::string Text, const LintOptions &O,
+                      SourceLanguage Lang) {
   SourceBuffer B(Name, std::move(Text));
   LintResult R;
   {
     py::gil_scoped_release Unlocked; // other Python threads run meanwhile
-    R = lint(B, O);
+    R = lintAs(Lang, B, O);
   }
   TextStyle Plain;
   return {Name, toPy(B, R.Diagnostics), R.Errors, R.Warnings,
@@ -281,32 +294,37 @@ PYBIND11_MODULE(_ptxlint, M) {
                  const std::optional<std::string> &Target, const py::object &Version,
                  const std::optional<std::vector<std::string>> &Select,
                  const std::vector<std::string> &Ignore, bool Override, bool Werror,
-                 std::optional<uint64_t> Box) {
+                 std::optional<uint64_t> Box, const std::optional<std::string> &Language) {
     return lintText(Name, Text,
-                    lintOptions(Target, Version, Select, Ignore, Override, Werror, Box));
+                    lintOptions(Target, Version, Select, Ignore, Override, Werror, Box),
+                    languageArg(Name, Language));
   };
   M.def("lint", Lint, py::arg("text"), py::kw_only(), py::arg("name") = "<string>",
         py::arg("target") = py::none(), py::arg("ptx_version") = py::none(),
         py::arg("select") = py::none(), py::arg("ignore") = std::vector<std::string>(),
         py::arg("override") = false, py::arg("warnings_as_errors") = false,
-        py::arg("tensor_box_bytes") = py::none(),
+        py::arg("tensor_box_bytes") = py::none(), py::arg("language") = py::none(),
         "Lint PTX text. target/ptx_version apply to modules without .target/"
         ".version (override=True: to every module); select/ignore take rule "
         "codes, prefixes, names or groups as on the command line; "
         "tensor_box_bytes is the bytes one tensor copy moves (the tensor map's "
-        "box), for the mbarrier byte accounting (F404), as --tensor-box-bytes.");
+        "box), for the mbarrier byte accounting (F404), as --tensor-box-bytes. "
+        "language='cuda' lints the asm statements of CUDA C++ text instead; "
+        "None chooses by the name's extension ('.cu', '.cuh', '.h', ...), as "
+        "the command does.");
   M.def("lint_file",
         [Lint](const std::string &Path, const std::optional<std::string> &Target,
                const py::object &Version, const std::optional<std::vector<std::string>> &Select,
                const std::vector<std::string> &Ignore, bool Override, bool Werror,
-               std::optional<uint64_t> Box) {
-          return Lint(readFile(Path), Path, Target, Version, Select, Ignore, Override, Werror, Box);
+               std::optional<uint64_t> Box, const std::optional<std::string> &Language) {
+          return Lint(readFile(Path), Path, Target, Version, Select, Ignore, Override, Werror, Box,
+                      Language);
         },
         py::arg("path"), py::kw_only(), py::arg("target") = py::none(),
         py::arg("ptx_version") = py::none(), py::arg("select") = py::none(),
         py::arg("ignore") = std::vector<std::string>(), py::arg("override") = false,
         py::arg("warnings_as_errors") = false, py::arg("tensor_box_bytes") = py::none(),
-        "lint() on a file's text");
+        py::arg("language") = py::none(), "lint() on a file's text");
   M.def("apply_fixes",
         [](const std::string &Text, const std::vector<PyDiagnostic> &Diags) {
           SourceBuffer B("<string>", Text);
@@ -318,15 +336,18 @@ PYBIND11_MODULE(_ptxlint, M) {
         "that do not overlap; one round, as one --fix pass");
   M.def("fix",
         [](const std::string &Text, const std::string &Name,
-           const std::optional<std::string> &Target, const py::object &Version) {
+           const std::optional<std::string> &Target, const py::object &Version,
+           const std::optional<std::string> &Language) {
           LintOptions O = lintOptions(Target, Version, std::nullopt, {}, false, false);
+          SourceLanguage Lang = languageArg(Name, Language);
           LintResult Final;
           std::vector<AppliedFix> Applied;
           py::gil_scoped_release Unlocked;
-          return fixToFixpoint(Name, Text, O, Final, Applied);
+          return fixToFixpoint(Name, Text, O, Final, Applied, 8, Lang);
         },
         py::arg("text"), py::kw_only(), py::arg("name") = "<string>",
         py::arg("target") = py::none(), py::arg("ptx_version") = py::none(),
+        py::arg("language") = py::none(),
         "Lint and apply fixes until nothing changes (ptxlint --fix); the new text");
 
   struct PyLowerResult {

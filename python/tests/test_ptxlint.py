@@ -104,6 +104,26 @@ class LintTest(unittest.TestCase):
             self.assertEqual(r.name, p)
             self.assertIn(p + ":5:5: error:", r.render())
 
+    def test_cuda_sources(self):
+        cu = ('__device__ void f(void *d, unsigned s) {\n'
+              '  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%0], [%1], 64;"\n'
+              '               :: "l"(d), "r"(s));\n}\n')
+        codes = lambda r: [(d.code, d.line) for d in r.diagnostics]
+        # By the name's extension, as the command; or forced either way.
+        self.assertEqual(codes(ptxlint.lint(cu, name="k.cu", target="sm_90a")), [("Q107", 2)])
+        self.assertNotIn(("Q107", 2), codes(ptxlint.lint(cu, target="sm_90a")))
+        self.assertEqual(codes(ptxlint.lint(cu, target="sm_90a", language="cuda")), [("Q107", 2)])
+        self.assertNotIn(("Q107", 2), codes(ptxlint.lint(cu, name="k.cu", language="ptx")))
+        fixed = ptxlint.fix(cu, name="k.cu", target="sm_90a")
+        self.assertIn(".add.noftz.f16", fixed)
+        with self.assertRaisesRegex(ValueError, "language must be"):
+            ptxlint.lint(cu, language="c++")
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "k.cuh")
+            with open(p, "w") as f:
+                f.write(cu)
+            self.assertEqual(codes(ptxlint.lint_file(p, target="sm_90a")), [("Q107", 2)])
+
     def test_lower(self):
         mod = (".version 8.0\n.target sm_90a\n.address_size 64\n.entry k()\n{\n"
                "\t.reg .b64 %rd<4>;\n"

@@ -86,3 +86,35 @@ TEST_CASE("C API: an unknown target and a folder fail with a message") {
         std::string::npos);
   ptxlint_options_destroy(O);
 }
+
+TEST_CASE("C API: CUDA C++ sources, by extension or by the language option") {
+  const std::string Cu =
+      "__device__ void f(void *d, unsigned s) {\n"
+      "  asm volatile(\"cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%0], [%1], 64;\"\n"
+      "               :: \"l\"(d), \"r\"(s));\n}\n";
+  ptxlint_options *O = ptxlint_options_create();
+  REQUIRE(O);
+  REQUIRE(ptxlint_options_set_target(O, "sm_90a", 0) == 0);
+  auto Codes = [&](const char *Name) {
+    ptxlint_result *R = ptxlint_lint_string(Name, Cu.data(), Cu.size(), O);
+    REQUIRE(R);
+    std::string S;
+    for (size_t I = 0; I < ptxlint_result_count(R); ++I)
+      S += std::string(ptxlint_diag_code(R, I)) + "@" + std::to_string(ptxlint_diag_line(R, I)) +
+           ":" + std::to_string(ptxlint_diag_column(R, I)) + " ";
+    ptxlint_result_destroy(R);
+    return S;
+  };
+  // Q107 (.add.f16 needs .noftz) inside the string literal, line 2.
+  CHECK(Codes("k.cu") == "Q107@2:67 ");
+  // Another name is PTX unless the option says CUDA.
+  CHECK(Codes("<string>").find("Q107") == std::string::npos);
+  REQUIRE(ptxlint_options_set_language(O, PTXLINT_LANG_CUDA) == 0);
+  CHECK(Codes("<string>") == "Q107@2:67 ");
+  REQUIRE(ptxlint_options_set_language(O, PTXLINT_LANG_PTX) == 0);
+  CHECK(Codes("k.cu").find("Q107") == std::string::npos);
+  CHECK(ptxlint_options_set_language(O, 7) == -1);
+  CHECK(std::string(ptxlint_last_error()).find("unknown language") != std::string::npos);
+  CHECK(ptxlint_options_set_language(nullptr, PTXLINT_LANG_AUTO) == -1);
+  ptxlint_options_destroy(O);
+}

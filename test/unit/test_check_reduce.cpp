@@ -59,14 +59,14 @@ TEST_CASE("cp.reduce.async.bulk: every redOp x type x .noftz, per destination") 
   CHECK(Checked == 320);
 }
 
-TEST_CASE("cp.reduce.async.bulk: the message names both and the fix adds .noftz") {
+TEST_CASE("cp.reduce.async.bulk: the message names both and the fix adds .noftz where the spec writes it") {
   Linted L = lintInstruction(
       "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%rd1], [%rd2], 16;");
   REQUIRE(L.first("Q107"));
   CHECK(L.first("Q107")->Message == "'.add' on '.f16' requires '.noftz'");
   CHECK(L.at(*L.first("Q107")) == ".add");
   CHECK(L.fixed() ==
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16.noftz "
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 "
         "[%rd1], [%rd2], 16;");
   CHECK(lintInstruction(L.fixed()).clean());
 
@@ -83,4 +83,17 @@ TEST_CASE("cp.reduce.async.bulk.tensor: redOp required, no type, no .noftz") {
   CHECK(lintInstruction(std::string(Base) + ".bulk_group [%rd1, {%r1}], [%rd2];").has("Q105"));
   CHECK(lintInstruction(std::string(Base) + ".add.u32.bulk_group [%rd1, {%r1}], [%rd2];").has("Q102"));
   CHECK(lintInstruction(std::string(Base) + ".add.noftz.bulk_group [%rd1, {%r1}], [%rd2];").has("Q102"));
+}
+
+TEST_CASE("a missing qualifier is inserted where the spec's syntax writes its group") {
+  // .completion_mechanism comes before .level::cache_hint in the syntax, so
+  // it goes before the cache hint the author wrote, not at the end.
+  Linted L = lintInstruction(
+      "cp.async.bulk.global.shared::cta.L2::cache_hint [%rd1], [%rd2], 16, %rd3;");
+  REQUIRE(L.first("Q105"));
+  CHECK(L.fixed() == "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint "
+                     "[%rd1], [%rd2], 16, %rd3;");
+  // Nothing written after its place: at the end.
+  Linted E = lintInstruction("cp.async.bulk.global.shared::cta [%rd1], [%rd2], 16;");
+  CHECK(E.fixed() == "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%rd2], 16;");
 }
