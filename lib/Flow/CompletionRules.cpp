@@ -41,18 +41,35 @@ constexpr size_t MaxSites = 64;
 /// surely runs or by a branch edge that contradicts the condition: a store
 /// and its commit behind two tests of one register). P: what holds on every
 /// path here (PathConditions.h).
+/// W's condition: as U's (fewer literals lose the correlation of CUTLASS
+/// 70 fp8's recomputed predicates).
+using WaitCond = Cond;
+
 struct CompState : FactVector {
   std::vector<Cond> U;
   PathLits P;
+  /// Per bulk store, a may-fact like U: under which path condition the
+  /// store has been issued and no cp.async.bulk.wait_group (of any N) has
+  /// run since. A kernel that keeps N stores in flight still waits after
+  /// each commit; a store that reaches a rewrite of shared memory, a release
+  /// of a buffer or the exit with no wait at all since it was issued is one
+  /// whose wait is missing (F406). The path condition keeps an elected
+  /// thread's store of one loop iteration from meeting the other threads'
+  /// paths of the next.
+  std::vector<WaitCond> W;
   bool join(const CompState &O) {
     bool Changed = FactVector::join(O);
     for (size_t K = 0; K < U.size(); ++K)
       Changed |= U[K].joinMay(O.U[K]);
+    for (size_t K = 0; K < W.size(); ++K)
+      Changed |= W[K].joinMay(O.W[K]);
     Changed |= P.intersect(O.P);
     return Changed;
   }
   template <class Fn> void eachCond(Fn &&F) {
     for (Cond &C : U)
+      F(C);
+    for (WaitCond &C : W)
       F(C);
   }
 };
@@ -115,6 +132,12 @@ void runCompletionRules(const FlowRuleContext &C) {
     }
   if (Sites.empty())
     return;
+  // The committed sites come first; only they have commit conditions (U)
+  // and, for bulk stores, "no wait since" facts (W): the states stay small
+  // in kernels whose many TMA loads fill the rest of the sites.
+  size_t NC = 0;
+  while (NC < Sites.size() && Sites[NC].R != Role::MbarLoad)
+    ++NC;
   const bool HasCommit = FF.has(OpKind::CpAsyncCommit);
   const bool HasBulkCommit = FF.has(OpKind::BulkCommit);
   std::vector<char> ReportedSite(Sites.size(), 0); // F401/F402
@@ -137,7 +160,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   // as committing too: the uncommitted-copy checks rather miss a bug than
   // guess that two different predicates disagree.
   auto Committed = [&](CompState &S, Role R, const FlowInst *Op) {
-    for (size_t K = 0; K < Sites.size(); ++K)
+    for (size_t K = 0; K < NC; ++K)
       if (Sites[K].R == R && (!Op || Covers(*Op, Sites[K])))
         S.U[K].setNone();
   };
@@ -159,7 +182,7 @@ void runCompletionRules(const FlowRuleContext &C) {
                                            : !HasBulkCommit;
     if (!N || (R == Role::CpAsync && *N != 0 && !NeverCommits))
       return;
-    for (size_t K = 0; K < Sites.size(); ++K) {
+    for (size_t K = 0; K < NC; ++K) {
       if (Sites[K].R != R || !S.U[K].holds() || ReportedSite[K])
         continue;
       ReportedSite[K] = 1;
@@ -200,7 +223,8 @@ void runCompletionRules(const FlowRuleContext &C) {
   std::vector<Candidate> WrongKind;
   CompState AtExit;
   AtExit.F.assign(Sites.size(), Absent);
-  AtExit.U.assign(Sites.size(), Cond{});
+  AtExit.W.assign(NC, WaitCond{});
+  AtExit.U.assign(NC, Cond{});
   auto CheckWrongKind = [&](const CompState &S, bool BulkWait, uint32_t WaitK) {
     if (!Complete || !FF.F.IsEntry)
       return;
@@ -246,7 +270,7 @@ void runCompletionRules(const FlowRuleContext &C) {
     AtExit.join(S);
     if (!FF.F.IsEntry)
       return; // a .func may leave commits to its caller
-    for (size_t K = 0; K < Sites.size(); ++K) {
+    for (size_t K = 0; K < NC; ++K) {
       Role R = Sites[K].R;
       if (!S.U[K].holds() || ReportedSite[K])
         continue;
@@ -270,6 +294,23 @@ void runCompletionRules(const FlowRuleContext &C) {
     }
   };
 
+  // Notes of a store no bulk wait followed (Trigger): the store that may
+  // still be reading (Victim: the oldest one still pending, often an older
+  // store of the same ring slot), and where the wait belongs (after the
+  // trigger's commit).
+  auto NoteUnwaited = [&](FlowDiag &D, size_t Victim, size_t Trigger) {
+    uint32_t V = Sites[Victim].Inst;
+    D.note(FF.Insts[V].Range, opName(FF.Insts[V]) + " issued here");
+    uint32_t At = Sites[Trigger].Inst;
+    for (uint32_t X = At + 1; X < FF.Insts.size() && X < At + 64; ++X)
+      if (FF.Insts[X].Op.Kind == OpKind::BulkCommit) {
+        if (X + 1 < FF.Insts.size())
+          D.note(FF.Insts[X + 1].Range,
+                 "add cp.async.bulk.wait_group.read here, after its commit, "
+                 "before the buffer is reused");
+        break;
+      }
+  };
   auto CheckWrite = [&](const CompState &S, const FlowInst &W) {
     if (!isSharedSpace(W.Op.Dst))
       return;
@@ -278,20 +319,140 @@ void runCompletionRules(const FlowRuleContext &C) {
       return;
     for (size_t K = 0; K < Sites.size(); ++K) {
       const Site &St = Sites[K];
-      if (St.R != Role::BulkGroup || !isPending(S.F[K]) || ReportedUse[K])
+      if (St.R != Role::BulkGroup || ReportedUse[K])
         continue;
       const FlowInst &Cp = FF.Insts[St.Inst];
-      if (!Cp.Op.readsSharedAsync() ||
-          !FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes))
+      if (!Cp.Op.readsSharedAsync())
+        continue;
+      if (isPending(S.F[K]) &&
+          FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes)) {
+        ReportedUse[K] = 1;
+        C.diag(rules::FlowWriteInFlightSource, Cp.Range,
+               opName(Cp) + " reads shared memory that is overwritten while "
+                            "the store may still be reading it")
+            .note(W.Range, "source buffer written here before "
+                           "cp.async.bulk.wait_group.read covers the " +
+                               opName(Cp));
+      } else if (S.W[K].holds() &&
+                 FF.mayOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes)) {
+        // Same buffer, offsets not pinned down (per-thread, swizzled, a
+        // ring slot): the rewrite may hit the bytes being read.
+        ReportedUse[K] = 1;
+        size_t Victim = K;
+        for (size_t X = 0; X < Sites.size(); ++X)
+          if (Sites[X].R == Role::BulkGroup && isPending(S.F[X]) &&
+              FF.mayOverlap(A, W.Op.AccessBytes, Sites[X].Src, Sites[X].Bytes) &&
+              (!isPending(S.F[Victim]) || ageOf(S.F[X]) > ageOf(S.F[Victim])))
+            Victim = X;
+        auto D = C.likely(rules::FlowWriteInFlightSource, W.Range,
+                          "this write may overwrite the source of a " +
+                              opName(Cp) +
+                              " that no cp.async.bulk.wait_group.read has "
+                              "waited for since it was issued");
+        NoteUnwaited(D, Victim, K);
+        return; // one report per write
+      }
+    }
+  };
+  // The shared object an arrive's barrier lies in, looking through mapa
+  // (a peer CTA's copy of the same object: CUTLASS releases its stages
+  // with "mapa; mbarrier.arrive.shared::cluster").
+  auto BarrierObject = [&](const FlowInst &I, uint32_t K) -> AddrKey {
+    const Opnd *B = I.op(I.Op.MbarOp);
+    if (!B)
+      return AddrKey();
+    AddrKey A = FF.address(B);
+    // The inline-asm scopes that do this all name their register
+    // remAddr32: the definition that counts is the one just before, in
+    // the arrive's block.
+    int32_t R = B->K == Opnd::Addr && B->BaseIsReg ? FF.regId(B->Name) : -1;
+    int64_t D = R >= 0 ? FF.lastDefBefore(R, K) : -1;
+    if (D >= 0 && FF.blockOf(uint32_t(D)) == FF.blockOf(K) &&
+        opWord(FF.Insts[size_t(D)].Head) == "mapa")
+      A = FF.pointerIn(FF.operand(FF.Insts[size_t(D)], 1));
+    return A;
+  };
+  // Barriers whose waiters then write shared memory: a waiter that rewrites
+  // object O after its try_wait on barrier X (up to its next wait) makes an
+  // arrive on X a release of O (hand-written kernels keep barriers apart
+  // from the buffers they guard).
+  struct Guard {
+    AddrKey Bar;
+    int32_t Object;
+  };
+  std::vector<Guard> Guards;
+  bool GuardsBuilt = false;
+  auto BuildGuards = [&] {
+    GuardsBuilt = true;
+    for (size_t X = 0; X < FF.RoleInsts.size(); ++X) {
+      const FlowInst &Wt = FF.Insts[FF.RoleInsts[X]];
+      if (Wt.Op.Kind != OpKind::MbarWait)
+        continue;
+      AddrKey Bar = FF.address(Wt.op(Wt.Op.MbarOp));
+      if (!Bar.valid())
+        continue;
+      for (size_t Y = X + 1; Y < FF.RoleInsts.size() && Y < X + 64; ++Y) {
+        const FlowInst &I = FF.Insts[FF.RoleInsts[Y]];
+        if (I.Op.Kind == OpKind::MbarWait)
+          break;
+        bool Generic = (I.Op.Kind == OpKind::Store ||
+                        I.Op.Kind == OpKind::StMatrix ||
+                        I.Op.Kind == OpKind::AtomRed) &&
+                       isSharedSpace(I.Op.Dst);
+        if (!Generic && !I.Op.writesShared())
+          continue;
+        int32_t O = FF.address(I.op(I.Op.DstOp)).Base;
+        if (O >= 0)
+          Guards.push_back({Bar, O});
+      }
+    }
+  };
+  auto Guarded = [&](const AddrKey &Bar, int32_t Object) {
+    if (!GuardsBuilt)
+      BuildGuards();
+    for (const Guard &G : Guards)
+      if (G.Object == Object && G.Bar.Base == Bar.Base &&
+          (!G.Bar.OffKnown || !Bar.OffKnown || G.Bar.Off == Bar.Off))
+        return true;
+    return false;
+  };
+  // A release of shared memory to another role (mbarrier.arrive without
+  // expect_tx: "this slot is free") while a store issued since the last
+  // bulk wait may still be reading: if the released buffer is its source,
+  // the next writer races with the store. (Not the exit: shipped kernels,
+  // TK's B200 GEMM, CUTLASS 70 fp8, exit with a store in flight.)
+  auto CheckRelease = [&](const CompState &S, uint32_t AtK) {
+    AddrKey Bar = BarrierObject(FF.Insts[AtK], AtK);
+    if (!Bar.valid())
+      return;
+    // One report per release, naming the store issued last before it.
+    int64_t Pick = -1;
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      const Site &St = Sites[K];
+      // A barrier in the store's own shared object (a pipeline's slot
+      // barriers kept beside its buffers) is taken to guard it, as is one
+      // whose waiters rewrite that object; a separate object nobody writes
+      // after waiting on it (a scheduler's "finished" flag) is not.
+      if (St.R != Role::BulkGroup || !S.W[K].holds() || ReportedUse[K] ||
+          !FF.Insts[St.Inst].Op.readsSharedAsync() || !St.Src.valid() ||
+          (St.Src.Base != Bar.Base && !Guarded(Bar, St.Src.Base)))
         continue;
       ReportedUse[K] = 1;
-      C.diag(rules::FlowWriteInFlightSource, Cp.Range,
-             opName(Cp) + " reads shared memory that is overwritten while "
-                          "the store may still be reading it")
-          .note(W.Range, "source buffer written here before "
-                         "cp.async.bulk.wait_group.read covers the " +
-                             opName(Cp));
+      auto Before = [&](int64_t X) { return Sites[size_t(X)].Inst < AtK; };
+      if (Pick < 0 || (Before(int64_t(K)) &&
+                       (!Before(Pick) || Sites[size_t(Pick)].Inst < St.Inst)))
+        Pick = int64_t(K);
     }
+    if (Pick < 0)
+      return;
+    const FlowInst &Cp = FF.Insts[Sites[size_t(Pick)].Inst];
+    auto D = C.likely(rules::FlowWriteInFlightSource, FF.Insts[AtK].Range,
+                      "this mbarrier.arrive releases shared memory while a " +
+                          opName(Cp) +
+                          " may still be reading it: no "
+                          "cp.async.bulk.wait_group.read has waited for the "
+                          "store since it was issued");
+    NoteUnwaited(D, size_t(Pick), size_t(Pick));
   };
 
   // False when no pending copy could be hit by any read in state S.
@@ -335,7 +496,8 @@ void runCompletionRules(const FlowRuleContext &C) {
 
   CompState Entry;
   Entry.F.assign(Sites.size(), Absent);
-  Entry.U.assign(Sites.size(), Cond{});
+  Entry.W.assign(NC, WaitCond{});
+  Entry.U.assign(NC, Cond{});
   Entry.P.setTrue();
   // Branch correlation matters to the commit checks only.
   std::optional<PathConditions> PC;
@@ -384,6 +546,7 @@ void runCompletionRules(const FlowRuleContext &C) {
     case OpKind::StMatrix:
     case OpKind::Load:
     case OpKind::LdMatrix:
+    case OpKind::MbarArrive:
       return true;
     default:
       return Changes(K);
@@ -457,6 +620,9 @@ void runCompletionRules(const FlowRuleContext &C) {
           CheckWrongKind(S, true, K);
         }
         Wait(Role::BulkGroup, FF.constant(I.op(I.Op.WaitNOp)));
+        for (size_t X = 0; X < NC; ++X)
+          if (Covers(I, Sites[X]))
+            S.W[X].setNone();
         break;
       case OpKind::MbarWait: {
         AddrKey Bar = FF.address(I.op(I.Op.MbarOp));
@@ -470,6 +636,8 @@ void runCompletionRules(const FlowRuleContext &C) {
         if (FF.callHasEffects(I)) {
           for (uint8_t &F : S.F)
             F = killMaybe(F, false);
+          for (WaitCond &X : S.W)
+            X.setNone();
           Committed(S, Role::CpAsync, nullptr);
           Committed(S, Role::BulkGroup, nullptr);
         }
@@ -478,6 +646,10 @@ void runCompletionRules(const FlowRuleContext &C) {
       case OpKind::Exit:
         if (Report)
           CheckExit(S, I.Range);
+        break;
+      case OpKind::MbarArrive:
+        if (Report)
+          CheckRelease(S, K);
         break;
       case OpKind::Store:
       case OpKind::AtomRed:
@@ -494,12 +666,13 @@ void runCompletionRules(const FlowRuleContext &C) {
         break;
       }
       if (SiteOf[K] >= 0) {
-        S.F[size_t(SiteOf[K])] = pending(0);
-        Cond &U = S.U[size_t(SiteOf[K])];
-        if (Sites[size_t(SiteOf[K])].R != Role::MbarLoad)
-          U.assignFrom(S.P);
-        else
-          U.setNone();
+        size_t X = size_t(SiteOf[K]);
+        S.F[X] = pending(0);
+        if (X < NC) {
+          S.U[X].assignFrom(S.P);
+          if (Sites[X].R == Role::BulkGroup)
+            S.W[X].assignFrom(S.P);
+        }
       }
       if (I.KillsBase >= 0)
         for (size_t X = 0; X < Sites.size(); ++X) {

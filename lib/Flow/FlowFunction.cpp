@@ -41,15 +41,6 @@ uint64_t symbolBytes(const Symbol &S) {
 
 namespace {
 
-/// The opcode word of a head ("mov" of "mov.u32"): heads are short, and a
-/// plain loop beats a call to memchr.
-std::string_view opWord(std::string_view Head) {
-  size_t K = 0;
-  while (K < Head.size() && Head[K] != '.')
-    ++K;
-  return Head.substr(0, K);
-}
-
 std::string_view trim(std::string_view S, uint32_t &Offset) {
   while (!S.empty() && isSpace(S.front())) {
     S.remove_prefix(1);
@@ -926,7 +917,7 @@ Val FlowFunction::operandVal(const Opnd &O) const {
 }
 
 namespace {
-enum ValOpKind : uint8_t { VNone, VMov, VCvta, VCvt, VAdd, VSub, VMad, VLd };
+enum ValOpKind : uint8_t { VNone, VMov, VCvta, VCvt, VAdd, VSub, VBit, VMad, VLd };
 uint8_t valOpOf(const FlowInst &I) {
   if (I.ValOp == 0xff) {
     std::string_view Op = opWord(I.Head);
@@ -935,6 +926,7 @@ uint8_t valOpOf(const FlowInst &I) {
               : Op == "cvt"  ? VCvt
               : Op == "add"  ? VAdd
               : Op == "sub"  ? VSub
+              : Op == "and" || Op == "or" || Op == "xor" ? VBit
               : Op == "mad"  ? VMad
               : Op == "ld"   ? VLd
                              : VNone;
@@ -970,8 +962,12 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
   if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)
     return Self; // vector or tuple destinations
   const uint8_t VO = valOpOf(I);
+  // A pointer: into a symbol, or into the object a cvta'd register points
+  // to (dynamic shared memory reached through a generic pointer, TK's
+  // "cvta.to.shared; cvt.u32.u64"). Other registers are opaque values.
   auto Symbolic = [&](const Val &V) {
-    return V.K == Val::Ptr && Bases[size_t(V.Base)].K != BaseInfo::Register;
+    return V.K == Val::Ptr && (Bases[size_t(V.Base)].K != BaseInfo::Register ||
+                               Bases[size_t(V.Base)].CvtaPointer);
   };
   size_t N = I.Ops.size();
   if (VO == VMov && N == 2) {
@@ -984,7 +980,19 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
       return V;
+    if (VO == VCvta && Self.K == Val::Ptr) // a pointer of its own
+      Bases[size_t(Self.Base)].CvtaPointer = true;
     return Self;
+  }
+  // Swizzles (xor), alignment masks and bit-or'd offsets of a pointer stay
+  // in its object, at an offset not known: may-alias, never must-alias.
+  if (VO == VBit && N == 3) {
+    Val A = operandVal(I.Ops[1]), B = operandVal(I.Ops[2]);
+    if (A.K == Val::Undef || B.K == Val::Undef)
+      return Val{};
+    if (Symbolic(A) != Symbolic(B))
+      return Val{Val::Ptr, Symbolic(A) ? A.Base : B.Base, false, 0};
+    return Symbolic(A) ? Unknown : Self;
   }
   if ((VO == VAdd || VO == VSub) && N == 3) {
     Val A = operandVal(I.Ops[1]), B = operandVal(I.Ops[2]);
@@ -1211,6 +1219,17 @@ AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
   K.OffKnown = V.OffKnown;
   K.Off = V.Off + O->Value;
   return K;
+}
+
+AddrKey FlowFunction::pointerIn(const Opnd *O) const {
+  if (!O || O->K != Opnd::Reg || O->Negated || !ValuesValid)
+    return AddrKey();
+  int32_t Id = regIdOf(*O);
+  if (Id < 0)
+    return AddrKey();
+  demand(Id);
+  const Val &V = RegVals[size_t(Id)];
+  return V.K == Val::Ptr ? AddrKey(V.Base, V.OffKnown, V.Off) : AddrKey();
 }
 
 std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {

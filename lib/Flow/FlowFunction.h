@@ -36,6 +36,15 @@
 namespace ptxlint {
 namespace flow {
 
+/// The opcode word of a head ("mov" of "mov.u32"): heads are short, and a
+/// plain loop beats a call to memchr.
+inline std::string_view opWord(std::string_view Head) {
+  size_t K = 0;
+  while (K < Head.size() && Head[K] != '.')
+    ++K;
+  return Head.substr(0, K);
+}
+
 /// A decoded operand.
 struct Opnd {
   enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other } K = None;
@@ -117,6 +126,9 @@ struct BaseInfo {
   std::string_view Name;
   const Symbol *Sym = nullptr;
   uint64_t Bytes = 0; ///< SharedSym with a known size, else 0
+  /// Register: defined once by cvta, so a pointer (offsets from it stay in
+  /// its object), not an opaque value.
+  bool CvtaPointer = false;
 };
 
 /// A resolved memory address: base object + offset (if known).
@@ -227,6 +239,9 @@ public:
   const Opnd *operand(const FlowInst &I, int8_t K) const;
   /// Base + offset of an address operand; invalid when unresolved.
   AddrKey address(const Opnd *O) const;
+  /// The pointer a register operand holds (mapa's source address); invalid
+  /// when it is not a register or holds no known pointer.
+  AddrKey pointerIn(const Opnd *O) const;
   /// Constant value of an immediate or of a register holding a constant.
   std::optional<int64_t> constant(const Opnd *O) const;
   /// Whether the function has a statement of this kind at all.
