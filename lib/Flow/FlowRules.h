@@ -72,6 +72,48 @@ private:
   mutable std::vector<uint64_t> BytesVal;
 };
 
+/// "Whoever waits on barrier Bar then touches Object": binds a barrier to
+/// the shared objects its waiters access (until their next wait, at most 64
+/// role instructions on), so that an arrive on Bar hands those objects over.
+struct BarrierUse {
+  AddrKey Bar;
+  int32_t Object;
+};
+/// Every (barrier, object) pair where ObjectOf(I) (-1: none) names what a
+/// waiter's later instruction I touches.
+template <class ObjectFn>
+std::vector<BarrierUse> barrierUses(const FlowFunction &FF, ObjectFn &&ObjectOf) {
+  std::vector<BarrierUse> Uses;
+  const std::vector<uint32_t> &RI = FF.RoleInsts;
+  for (size_t X = 0; X < RI.size(); ++X) {
+    const FlowInst &Wt = FF.Insts[RI[X]];
+    if (Wt.Op.Kind != OpKind::MbarWait)
+      continue;
+    AddrKey Bar = FF.address(Wt.op(Wt.Op.MbarOp));
+    if (!Bar.valid())
+      continue;
+    for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {
+      const FlowInst &I = FF.Insts[RI[Y]];
+      if (I.Op.Kind == OpKind::MbarWait)
+        break;
+      int32_t O = ObjectOf(I);
+      if (O >= 0)
+        Uses.push_back({Bar, O});
+    }
+  }
+  return Uses;
+}
+/// Whether Uses binds barrier Bar (same object; offsets equal when both
+/// are known) to Object.
+inline bool barrierGuards(const std::vector<BarrierUse> &Uses,
+                          const AddrKey &Bar, int32_t Object) {
+  for (const BarrierUse &U : Uses)
+    if (U.Object == Object && U.Bar.Base == Bar.Base &&
+        (!U.Bar.OffKnown || !Bar.OffKnown || U.Bar.Off == Bar.Off))
+      return true;
+  return false;
+}
+
 /// One entry of the flow-rule registry: a rule (or a rule group sharing one
 /// dataflow), the instruction kinds it cannot report without (any one of
 /// them present lets it run; none listed: always runs) and its entry point.
