@@ -389,23 +389,15 @@ void runCompletionRules(const FlowRuleContext &C) {
   // Barriers whose waiters then write shared memory: a waiter that rewrites
   // object O after its try_wait on barrier X makes an arrive on X a release
   // of O (hand-written kernels keep barriers apart from their buffers).
-  std::vector<BarrierUse> Guards;
-  bool GuardsBuilt = false;
-  auto Guarded = [&](const AddrKey &Bar, int32_t Object) {
-    if (!GuardsBuilt) {
-      GuardsBuilt = true;
-      Guards = barrierUses(FF, [&](const FlowInst &I) -> int32_t {
-        bool Generic = (I.Op.Kind == OpKind::Store ||
-                        I.Op.Kind == OpKind::StMatrix ||
-                        I.Op.Kind == OpKind::AtomRed) &&
-                       isSharedSpace(I.Op.Dst);
-        if (!Generic && !I.Op.writesShared())
-          return -1;
-        return FF.address(I.op(I.Op.DstOp)).Base;
-      });
-    }
-    return barrierGuards(Guards, Bar, Object);
-  };
+  BarrierBinding Rewriters(FF, [&](const FlowInst &I) -> int32_t {
+    bool Generic = (I.Op.Kind == OpKind::Store ||
+                    I.Op.Kind == OpKind::StMatrix ||
+                    I.Op.Kind == OpKind::AtomRed) &&
+                   isSharedSpace(I.Op.Dst);
+    if (!Generic && !I.Op.writesShared())
+      return -1;
+    return FF.address(I.op(I.Op.DstOp)).Base;
+  });
   // A release of shared memory to another role (mbarrier.arrive without
   // expect_tx: "this slot is free") while a store issued since the last
   // bulk wait may still be reading: if the released buffer is its source,
@@ -425,7 +417,7 @@ void runCompletionRules(const FlowRuleContext &C) {
       // after waiting on it (a scheduler's "finished" flag) is not.
       if (St.R != Role::BulkGroup || !S.W.holds(K) || ReportedUse[K] ||
           !FF.Insts[St.Inst].Op.readsSharedAsync() || !St.Src.valid() ||
-          (St.Src.Base != Bar.Base && !Guarded(Bar, St.Src.Base)))
+          (St.Src.Base != Bar.Base && !Rewriters.binds(Bar, St.Src.Base)))
         continue;
       ReportedUse[K] = 1;
       auto Before = [&](int64_t X) { return Sites[size_t(X)].Inst < AtK; };

@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxlint {
@@ -113,6 +114,28 @@ inline bool barrierGuards(const std::vector<BarrierUse> &Uses,
       return true;
   return false;
 }
+
+/// barrierUses(FF, ObjectOf), built on the first question (most functions
+/// never ask).
+template <class ObjectFn> class BarrierBinding {
+public:
+  BarrierBinding(const FlowFunction &FF, ObjectFn ObjectOf)
+      : FF(FF), ObjectOf(std::move(ObjectOf)) {}
+  /// Whether an arrive on Bar hands Object to the barrier's waiters.
+  bool binds(const AddrKey &Bar, int32_t Object) {
+    if (!Built) {
+      Built = true;
+      Uses = barrierUses(FF, ObjectOf);
+    }
+    return barrierGuards(Uses, Bar, Object);
+  }
+
+private:
+  const FlowFunction &FF;
+  ObjectFn ObjectOf;
+  bool Built = false;
+  std::vector<BarrierUse> Uses;
+};
 
 /// One entry of the flow-rule registry: a rule (or a rule group sharing one
 /// dataflow), the instruction kinds it cannot report without (any one of

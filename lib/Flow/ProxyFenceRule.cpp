@@ -132,18 +132,9 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   // then issue a bulk/tensor store (or reduction) from an object, so an
   // arrive on that barrier hands the object over. The writers' fence must
   // come before the arrive (an mbarrier orders threads, not proxies).
-  std::vector<BarrierUse> Readers;
-  bool ReadersBuilt = false;
-  auto HandsOver = [&](const AddrKey &Bar, int32_t Object) {
-    if (!ReadersBuilt) {
-      ReadersBuilt = true;
-      Readers = barrierUses(FF, [&](const FlowInst &I) -> int32_t {
-        return I.Op.readsSharedAsync() ? FF.address(I.op(I.Op.SrcOp)).Base
-                                       : -1;
-      });
-    }
-    return barrierGuards(Readers, Bar, Object);
-  };
+  BarrierBinding Readers(FF, [&](const FlowInst &I) -> int32_t {
+    return I.Op.readsSharedAsync() ? FF.address(I.op(I.Op.SrcOp)).Base : -1;
+  });
 
   FactVector Entry;
   Entry.F.assign(Sites.size(), Absent);
@@ -226,7 +217,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         for (size_t X = 0; X < Sites.size() && Bar.valid(); ++X) {
           const Site &St = Sites[X];
           if (St.Init || ReportedAt[K] || !isPending(S.F[X]) ||
-              !HandsOver(Bar, St.Addr.Base))
+              !Readers.binds(Bar, St.Addr.Base))
             continue;
           ReportedAt[K] = 1;
           uint32_t Wr = lastWriteOf(FF, SiteOf, K, St.Inst);
