@@ -50,6 +50,11 @@ std::optional<Severity> parseSeverityName(std::string_view S);
 std::optional<std::pair<unsigned, unsigned>> parseVersionPair(std::string_view S);
 /// A target ptxlint knows: "sm_90a", "sm_100f", "compute_90" (Target.h).
 bool isValidTargetName(std::string_view S);
+/// The candidate nearest to Word by edit distance, for a "did you mean"
+/// ("selct" -> "select"); empty if none is close (about a third of the word
+/// may differ). Case differences cost nothing extra: "S003" suggests "s003".
+std::string_view closestSpelling(std::string_view Word,
+                                 const std::vector<std::string_view> &Candidates);
 
 struct ConfigLayer {
   std::optional<std::vector<std::string>> Select;

@@ -42,6 +42,9 @@ struct DriverOptions {
   std::optional<SourceLanguage> Lang;
   /// --cuda-extensions: the extensions read as C++ (empty: the default).
   std::vector<std::string> CudaExtensions;
+  /// --snippet: PTX files are statements without a module (lintPtxSnippet);
+  /// without it, a short .ptx file without .version/.entry/.func is one.
+  bool Snippet = false;
 };
 
 /// Exit status: 0 no error, 1 error diagnostics (or, with --diff, changes),

@@ -24,8 +24,10 @@
 
 namespace ptxlint {
 
-/// Which front end reads a file.
-enum class SourceLanguage { Ptx, Cuda };
+/// Which front end reads a file. PtxSnippet: PTX statements without their
+/// module (--snippet, or a short .ptx file without .version, .entry or .func),
+/// linted as the body of a kernel (lintPtxSnippet).
+enum class SourceLanguage { Ptx, Cuda, PtxSnippet };
 
 /// The extensions read as CUDA C++ by default (with the dot).
 const std::vector<std::string> &defaultCudaExtensions();
@@ -60,7 +62,18 @@ struct AsmSnippet {
 std::vector<AsmSnippet> asmSnippets(const SourceBuffer &Buffer,
                                     const LintOptions &Opts = {});
 
-/// lint() or lintCuda(), as the language says.
+/// Lints PTX statements that are not a module (a few lines of a kernel), as
+/// one asm statement whose template is the whole text: the registers it uses
+/// and does not declare are declared with the types nvcc's names imply (%r
+/// .b32, %rd .b64, %rs .b16, %p .pred, %f .f32, %fd .f64); names declared
+/// outside the snippet (O212) and the module and flow rules are not judged.
+/// A note (M006) says the file was linted so.
+LintResult lintPtxSnippet(const SourceBuffer &Buffer, const LintOptions &Opts = {});
+
+/// Whether a .ptx file is a snippet: short, without .version, .entry, .func.
+bool looksLikePtxSnippet(std::string_view Text);
+
+/// lint(), lintCuda() or lintPtxSnippet(), as the language says.
 LintResult lintAs(SourceLanguage Lang, const SourceBuffer &Buffer,
                   const LintOptions &Opts = {});
 

@@ -14,6 +14,7 @@ struct ModuleSettings {
   unsigned PtxMajor = 0, PtxMinor = 0; ///< 0.0: unknown
   std::vector<std::string> Targets;    ///< normalised, e.g. "sm_90a"
   SourceRange VersionRange, TargetRange;
+  bool VersionFromOptions = false; ///< --ptx-version/'ptx-version:', not .version
 };
 
 struct LintContext {

@@ -31,7 +31,11 @@ public:
     unsigned Line;   ///< 1-based
     unsigned Column; ///< 1-based, in bytes
   };
+  /// Line 1 starts after a UTF-8 byte order mark, which editors hide.
   LineCol lineCol(uint32_t Offset) const;
+  /// As lineCol, the column counted in UTF-8 characters, what editors show
+  /// and diagnostics print (UTF-8 continuation bytes are not counted).
+  LineCol charLineCol(uint32_t Offset) const;
   /// The text of the 1-based line, without its terminator ("\n" or "\r\n").
   std::string_view lineText(unsigned Line) const;
   uint32_t lineStart(unsigned Line) const;

@@ -95,7 +95,7 @@ int ptxlint_diag_severity(const ptxlint_result *result, size_t i);
 const char *ptxlint_diag_code(const ptxlint_result *result, size_t i);
 const char *ptxlint_diag_message(const ptxlint_result *result, size_t i);
 unsigned ptxlint_diag_line(const ptxlint_result *result, size_t i);   /* 1-based */
-unsigned ptxlint_diag_column(const ptxlint_result *result, size_t i); /* 1-based */
+unsigned ptxlint_diag_column(const ptxlint_result *result, size_t i); /* 1-based, UTF-8 characters */
 uint32_t ptxlint_diag_begin(const ptxlint_result *result, size_t i);  /* byte offset */
 uint32_t ptxlint_diag_end(const ptxlint_result *result, size_t i);
 size_t ptxlint_diag_note_count(const ptxlint_result *result, size_t i);

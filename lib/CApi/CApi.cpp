@@ -72,7 +72,7 @@ void count(ptxlint_result &R) {
 
 extern "C" {
 
-const char *ptxlint_version(void) { return "0.1.0"; }
+const char *ptxlint_version(void) { return PTXLINT_VERSION; }
 const char *ptxlint_last_error(void) { return LastError.c_str(); }
 
 ptxlint_options *ptxlint_options_create(void) {
@@ -254,7 +254,7 @@ unsigned ptxlint_diag_line(const ptxlint_result *R, size_t I) {
 }
 unsigned ptxlint_diag_column(const ptxlint_result *R, size_t I) {
   const ptxlint::Diagnostic *D = diag(R, I);
-  return D ? R->Buffer->lineCol(D->Range.Begin).Column : 0;
+  return D ? R->Buffer->charLineCol(D->Range.Begin).Column : 0;
 }
 uint32_t ptxlint_diag_begin(const ptxlint_result *R, size_t I) {
   const ptxlint::Diagnostic *D = diag(R, I);

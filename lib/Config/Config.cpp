@@ -60,6 +60,23 @@ std::optional<std::pair<unsigned, unsigned>> parseVersionPair(std::string_view S
   return std::make_pair(V->Major, V->Minor);
 }
 
+std::string_view closestSpelling(std::string_view Word,
+                                 const std::vector<std::string_view> &Candidates) {
+  std::string Lower = llvm::StringRef(Word.data(), Word.size()).lower();
+  unsigned Limit = std::max<unsigned>(1, unsigned(Word.size()) / 3);
+  std::string_view Best;
+  unsigned BestDistance = Limit + 1;
+  for (std::string_view C : Candidates) {
+    unsigned D = llvm::StringRef(Lower).edit_distance(
+        llvm::StringRef(C.data(), C.size()).lower(), true, Limit);
+    if (D < BestDistance) {
+      Best = C;
+      BestDistance = D;
+    }
+  }
+  return Best;
+}
+
 bool isValidTargetName(std::string_view S) {
   std::optional<Target> T = parseTarget(S);
   if (!T)
@@ -76,6 +93,16 @@ bool isValidTargetName(std::string_view S) {
 
 namespace {
 using namespace ptxlint;
+
+/// Every key of .ptxlint.yaml, named once: the mappings below use them, and
+/// an unknown key is matched against them for a "did you mean".
+enum ConfigKey {
+  KeySelect, KeyExtendSelect, KeyIgnore, KeySeverity, KeyTarget, KeyPtxVersion,
+  KeyWarningsAsErrors, KeyCudaGuards, KeyOverrides, KeyFiles, NumConfigKeys
+};
+constexpr const char *ConfigKeys[NumConfigKeys] = {
+    "select", "extend-select", "ignore", "severity", "target", "ptx-version",
+    "warnings-as-errors", "cuda-guards", "overrides", "files"};
 
 // The last error of a scalar conversion; YAML I/O copies it at once.
 thread_local std::string ScalarError;
@@ -247,19 +274,19 @@ template <> struct ScalarTraits<GlobValue> {
 };
 
 static void mapLayer(IO &IO, YamlLayer &L) {
-  IO.mapOptional("select", L.Select);
-  IO.mapOptional("extend-select", L.ExtendSelect);
-  IO.mapOptional("ignore", L.Ignore);
-  IO.mapOptional("severity", L.Severities);
-  IO.mapOptional("target", L.Target);
-  IO.mapOptional("ptx-version", L.PtxVersion);
-  IO.mapOptional("warnings-as-errors", L.WarningsAsErrors);
-  IO.mapOptional("cuda-guards", L.CudaGuards);
+  IO.mapOptional(ConfigKeys[KeySelect], L.Select);
+  IO.mapOptional(ConfigKeys[KeyExtendSelect], L.ExtendSelect);
+  IO.mapOptional(ConfigKeys[KeyIgnore], L.Ignore);
+  IO.mapOptional(ConfigKeys[KeySeverity], L.Severities);
+  IO.mapOptional(ConfigKeys[KeyTarget], L.Target);
+  IO.mapOptional(ConfigKeys[KeyPtxVersion], L.PtxVersion);
+  IO.mapOptional(ConfigKeys[KeyWarningsAsErrors], L.WarningsAsErrors);
+  IO.mapOptional(ConfigKeys[KeyCudaGuards], L.CudaGuards);
 }
 
 template <> struct MappingTraits<YamlOverride> {
   static void mapping(IO &IO, YamlOverride &O) {
-    IO.mapRequired("files", O.Files);
+    IO.mapRequired(ConfigKeys[KeyFiles], O.Files);
     mapLayer(IO, O.Layer);
   }
 };
@@ -267,7 +294,7 @@ template <> struct MappingTraits<YamlOverride> {
 template <> struct MappingTraits<YamlConfig> {
   static void mapping(IO &IO, YamlConfig &C) {
     mapLayer(IO, C.Layer);
-    IO.mapOptional("overrides", C.Overrides);
+    IO.mapOptional(ConfigKeys[KeyOverrides], C.Overrides);
   }
 };
 
@@ -323,7 +350,51 @@ void onYamlDiag(const llvm::SMDiagnostic &SMD, void *Ctx) {
   D.Code = std::string(ruleInfo(rules::InvalidConfig).Code);
   D.Range = {Off, End};
   D.Message = SMD.getMessage().str();
+  // YAML I/O says "unknown key 'selct'": name the key meant.
+  llvm::StringRef Msg = D.Message;
+  if (Msg.consume_front("unknown key '") && Msg.consume_back("'")) {
+    std::string_view Near = closestSpelling(
+        std::string_view(Msg.data(), Msg.size()),
+        std::vector<std::string_view>(std::begin(ConfigKeys), std::end(ConfigKeys)));
+    if (!Near.empty())
+      D.Message += "; did you mean '" + std::string(Near) + "'?";
+  }
   S->Diags->push_back(std::move(D));
+}
+
+/// The YAML I/O keeps the last of two equal keys in a mapping and says
+/// nothing: report every repeated key, with a note at the first one.
+void reportDuplicateKeys(llvm::yaml::Node *N, const SourceBuffer &Buffer,
+                         std::vector<Diagnostic> &Diags) {
+  auto Offset = [&](llvm::yaml::Node *K) {
+    return uint32_t(K->getSourceRange().Start.getPointer() - Buffer.text().data());
+  };
+  if (auto *M = llvm::dyn_cast_or_null<llvm::yaml::MappingNode>(N)) {
+    std::map<std::string, llvm::yaml::Node *> Seen;
+    for (llvm::yaml::KeyValueNode &KV : *M) {
+      auto *Key = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(KV.getKey());
+      if (Key) {
+        llvm::SmallString<32> Storage;
+        std::string Name = Key->getValue(Storage).str();
+        auto [It, New] = Seen.emplace(Name, Key);
+        if (!New) {
+          uint32_t B = Offset(Key);
+          Diagnostic D;
+          D.Level = ruleInfo(rules::InvalidConfig).DefaultSeverity;
+          D.Code = std::string(ruleInfo(rules::InvalidConfig).Code);
+          D.Range = {B, B + uint32_t(Name.size())};
+          D.Message = "duplicate key '" + Name + "' (YAML keeps only one)";
+          uint32_t First = Offset(It->second);
+          D.Notes.push_back({"first given here", SourceRange{First, First + uint32_t(Name.size())}});
+          Diags.push_back(std::move(D));
+        }
+      }
+      reportDuplicateKeys(KV.getValue(), Buffer, Diags);
+    }
+  } else if (auto *S = llvm::dyn_cast_or_null<llvm::yaml::SequenceNode>(N)) {
+    for (llvm::yaml::Node &E : *S)
+      reportDuplicateKeys(&E, Buffer, Diags);
+  }
 }
 
 /// LLVM's YAML parser recurses once per nesting level, so a file nested tens
@@ -414,6 +485,16 @@ bool parseConfig(const SourceBuffer &Buffer, ConfigFile &Out,
                 std::to_string(MaxConfigNesting) + " levels deep";
     Diags.push_back(std::move(D));
     return false;
+  }
+  {
+    // The YAML I/O below reports syntax errors; this parse finds only keys.
+    llvm::SourceMgr SM;
+    SM.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
+    llvm::yaml::Stream Doc(Text, SM);
+    for (llvm::yaml::Document &D : Doc)
+      reportDuplicateKeys(D.getRoot(), Buffer, Diags);
+    if (Diags.size() > Before)
+      return false;
   }
   llvm::yaml::Input In(Text, nullptr, onYamlDiag, &Sink);
   In >> Y;
@@ -540,9 +621,10 @@ ConfigFinder::Result ConfigFinder::load(const std::string &Path,
   R.Path = Path;
   auto BufOrErr = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
-  if (!BufOrErr) {
+  if (!BufOrErr || llvm::sys::fs::is_directory(Path)) {
     std::string Msg =
-        "cannot read '" + Path + "': " + BufOrErr.getError().message();
+        "cannot read '" + Path + "': " +
+        (BufOrErr ? std::string("it is a directory") : BufOrErr.getError().message());
     if (IoError) {
       *IoError = Msg;
     } else {
@@ -592,8 +674,11 @@ ConfigFinder::Result ConfigFinder::find(std::string_view FilePath,
     Visited.push_back(Dir);
     std::string Candidate = Dir == "/" ? std::string("/") + FileName
                                        : Dir + "/" + FileName;
-    if (llvm::sys::fs::exists(Candidate) &&
-        !llvm::sys::fs::is_directory(Candidate)) {
+    // Anything of that name is meant as the configuration: a directory or a
+    // link that leads nowhere is reported (load() says why), never skipped.
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(Candidate, St, /*Follow=*/false) &&
+        St.type() != llvm::sys::fs::file_type::file_not_found) {
       // Show the file relative to the current folder when it is below it.
       std::string Cwd = absolutePosix(".");
       if (!Cwd.empty() && Cwd.back() != '/')

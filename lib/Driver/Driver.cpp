@@ -55,6 +55,8 @@ Outcome process(const Task &T, const DriverOptions &O) {
   SourceLanguage Lang =
       O.Lang ? *O.Lang
              : languageOfPath(T.Path, cudaExtensions(O)).value_or(SourceLanguage::Ptx);
+  if (Lang == SourceLanguage::Ptx && (O.Snippet || looksLikePtxSnippet(In.view())))
+    Lang = SourceLanguage::PtxSnippet;
   LintResult LR;
   CudaLintStats Asm; // C++ sources, for --print-stats
   if (O.Fix || O.Diff) {
@@ -89,7 +91,7 @@ Outcome process(const Task &T, const DriverOptions &O) {
     std::string_view View = In.view();
     R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(In.Data));
     LR = Lang == SourceLanguage::Cuda ? lintCuda(*R.Buffer, T.Opts, &Asm)
-                                      : lint(*R.Buffer, T.Opts);
+                                      : lintAs(Lang, *R.Buffer, T.Opts);
   }
   if (O.Stats)
     R.Stats = Name + ": " +

@@ -76,7 +76,7 @@ std::string applyFixes(const SourceBuffer &Buffer,
     LastEnd = End;
     LastInsertAt = InsertAt;
     Accepted.insert(Accepted.end(), C.Edits.begin(), C.Edits.end());
-    SourceBuffer::LineCol LC = Buffer.lineCol(C.Edits.front().Range.Begin);
+    SourceBuffer::LineCol LC = Buffer.charLineCol(C.Edits.front().Range.Begin);
     Applied.push_back({C.D->Code, C.D->Message, LC.Line, LC.Column});
   }
   std::string Out;

@@ -18,8 +18,13 @@
 namespace ptxlint {
 namespace {
 
-
 std::string errnoText(int E) { return std::strerror(E); }
+
+/// "cannot open 'x.ptx': No such file or directory": every I/O failure of
+/// the walk and the reads, as printed and as put in the JSON/SARIF reports.
+std::string ioError(const char *Verb, const std::string &Path, int E) {
+  return std::string("cannot ") + Verb + " '" + Path + "': " + errnoText(E);
+}
 
 std::string joinPath(const std::string &Dir, const std::string &Name) {
   if (Dir == ".")
@@ -66,7 +71,7 @@ private:
   void walkEntries(const std::string &Dir, std::vector<std::string> &Found) {
     DIR *D = opendir(Dir.c_str());
     if (!D) {
-      error("cannot read directory '" + Dir + "': " + errnoText(errno));
+      error(ioError("read directory", Dir, errno));
       return;
     }
     std::vector<std::string> Names;
@@ -75,7 +80,7 @@ private:
       struct dirent *E = readdir(D);
       if (!E) {
         if (errno)
-          error("cannot read directory '" + Dir + "': " + errnoText(errno));
+          error(ioError("read directory", Dir, errno));
         break;
       }
       std::string Name = E->d_name;
@@ -95,7 +100,7 @@ private:
     if (lstat(Path.c_str(), &St) != 0) {
       // Gone since the listing; only a file we would have linted matters.
       if (Lintable)
-        error("cannot open '" + Path + "': " + errnoText(errno));
+        error(ioError("open", Path, errno));
       return;
     }
     bool Link = S_ISLNK(St.st_mode);
@@ -103,7 +108,7 @@ private:
       // A dangling link or a link loop: reported only where it would
       // have been linted.
       if (Lintable)
-        error("cannot open '" + Path + "': " + errnoText(errno));
+        error(ioError("open", Path, errno));
       return;
     }
     if (S_ISDIR(St.st_mode)) {
@@ -157,6 +162,19 @@ std::string tooLarge(const std::string &Path) {
          "': larger than 4 GiB; ptxlint reads at most 4 GiB per file";
 }
 
+/// Reads at most N bytes to Buf + Got and adds their count to Got (nothing
+/// at end of file); false, with Error set, if read() fails.
+bool readChunk(int FD, char *Buf, size_t N, size_t &Got, const std::string &Path,
+               std::string &Error) {
+  ssize_t R = readSome(FD, Buf + Got, N);
+  if (R < 0) {
+    Error = ioError("read", Path, errno);
+    return false;
+  }
+  Got += size_t(R);
+  return true;
+}
+
 /// A regular file: its size is known, so one allocation; a size that does
 /// not match what read() delivers means the file changed under us.
 bool readRegular(int FD, const std::string &Path, const struct stat &St,
@@ -169,15 +187,10 @@ bool readRegular(int FD, const std::string &Path, const struct stat &St,
   std::shared_ptr<char[]> Data(new char[Size + 1]);
   adviseHugePages(Data.get(), Size);
   size_t Got = 0;
-  while (Got < Size) {
-    ssize_t R = readSome(FD, Data.get() + Got, Size - Got);
-    if (R < 0) {
-      Error = "cannot read '" + Path + "': " + errnoText(errno);
+  for (size_t Before = ~size_t(0); Got < Size && Got != Before;) {
+    Before = Got;
+    if (!readChunk(FD, Data.get(), Size - Got, Got, Path, Error))
       return false;
-    }
-    if (R == 0)
-      break;
-    Got += size_t(R);
   }
   char Extra;
   struct stat After;
@@ -215,14 +228,11 @@ bool readStream(int FD, const std::string &Path, InputText &Out,
       Buf.reset(P);
       Size = NewSize;
     }
-    ssize_t R = readSome(FD, Buf.get() + Got, Size - Got);
-    if (R < 0) {
-      Error = "cannot read '" + Path + "': " + errnoText(errno);
+    size_t Before = Got;
+    if (!readChunk(FD, Buf.get(), Size - Got, Got, Path, Error))
       return false;
-    }
-    if (R == 0)
-      break;
-    Got += size_t(R);
+    if (Got == Before)
+      break; // end of file
     if (Got > MaxInputBytes) {
       Error = tooLarge(Path);
       return false;
@@ -287,15 +297,15 @@ bool readInput(const std::string &Path, InputText &Out, std::string &Error) {
   bool Stdin = Path == "-";
   int FD = Stdin ? 0 : ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (FD < 0) {
-    Error = "cannot open '" + Path + "': " + errnoText(errno);
+    Error = ioError("open", Path, errno);
     return false;
   }
   struct stat St;
   bool Ok = false;
   if (fstat(FD, &St) != 0)
-    Error = "cannot open '" + Path + "': " + errnoText(errno);
+    Error = ioError("open", Path, errno);
   else if (S_ISDIR(St.st_mode))
-    Error = "cannot open '" + Path + "': " + errnoText(EISDIR);
+    Error = ioError("open", Path, EISDIR);
   else if (S_ISREG(St.st_mode) && !Stdin)
     Ok = readRegular(FD, Path, St, Out, Error);
   else

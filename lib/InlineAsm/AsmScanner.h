@@ -58,6 +58,9 @@ struct AsmStatement {
   std::vector<AsmOperand> Operands; ///< outputs, then inputs: %0, %1...
   std::vector<GuardCondition> Guards; ///< outermost first
   bool InMacro = false;             ///< inside a #define body
+  /// Registers the template names without operands, declared as they are:
+  /// {type, name}. Only a PTX snippet has them (lintPtxSnippet).
+  std::vector<std::pair<std::string, std::string>> ImplicitRegisters;
 };
 
 /// Every asm statement of Text, in order.

@@ -36,8 +36,24 @@ languageOfPath(std::string_view Path, const std::vector<std::string> *Exts) {
 
 LintResult lintAs(SourceLanguage Lang, const SourceBuffer &Buffer,
                   const LintOptions &Opts) {
-  return Lang == SourceLanguage::Cuda ? lintCuda(Buffer, Opts)
-                                      : lint(Buffer, Opts);
+  return Lang == SourceLanguage::Cuda         ? lintCuda(Buffer, Opts)
+         : Lang == SourceLanguage::PtxSnippet ? lintPtxSnippet(Buffer, Opts)
+                                              : lint(Buffer, Opts);
+}
+
+bool looksLikePtxSnippet(std::string_view Text) {
+  constexpr size_t MaxSnippetBytes = 64 * 1024; // a few lines, not a module
+  if (Text.size() > MaxSnippetBytes)
+    return false;
+  // A directive outside a // comment makes a module.
+  for (std::string_view Word : {".version", ".entry", ".func"})
+    for (size_t At = Text.find(Word); At != Text.npos; At = Text.find(Word, At + 1)) {
+      size_t LineBegin = Text.rfind('\n', At);
+      LineBegin = LineBegin == Text.npos ? 0 : LineBegin + 1;
+      if (Text.substr(LineBegin, At - LineBegin).find("//") == Text.npos)
+        return false;
+    }
+  return true;
 }
 
 namespace {
@@ -344,15 +360,20 @@ std::vector<AsmSnippet> asmSnippets(const SourceBuffer &Buffer,
   return Out;
 }
 
-LintResult lintCuda(const SourceBuffer &Buffer, const LintOptions &Opts,
-                    CudaLintStats *StatsOut) {
+namespace {
+/// Lints Statements of Buffer, each as a snippet, under the policy (rule
+/// selection, suppression comments) of Buffer; Before adds diagnostics first.
+template <typename Statements, typename BeforeFn>
+LintResult lintStatements(const SourceBuffer &Buffer, const LintOptions &Opts,
+                          const Statements &All, CudaLintStats &Stats,
+                          BeforeFn Before) {
   DiagnosticEngine Diags;
   DiagnosticPolicy Policy(Buffer, Opts);
   Policy.begin(Diags);
-  CudaLintStats Stats;
+  Before(Diags);
   LintResult R;
   StatementLinter Linter(Buffer, Opts, Diags);
-  for (const AsmStatement &S : scanAsmStatements(Buffer.text())) {
+  for (const AsmStatement &S : All) {
     ++Stats.AsmStatements;
     if (!S.Unresolved.empty()) {
       ++Stats.Unresolved;
@@ -365,9 +386,91 @@ LintResult lintCuda(const SourceBuffer &Buffer, const LintOptions &Opts,
   R.Errors = Diags.errorCount();
   R.Warnings = Diags.warningCount();
   R.Diagnostics = Diags.take();
+  return R;
+}
+} // namespace
+
+LintResult lintCuda(const SourceBuffer &Buffer, const LintOptions &Opts,
+                    CudaLintStats *StatsOut) {
+  CudaLintStats Stats;
+  LintResult R = lintStatements(Buffer, Opts, scanAsmStatements(Buffer.text()),
+                                Stats, [](DiagnosticEngine &) {});
   if (StatsOut)
     *StatsOut = Stats;
   return R;
+}
+
+namespace {
+
+/// The type nvcc's register names imply: %r1 .b32, %rd1 .b64, %rs1 .b16,
+/// %p1 .pred, %f1 .f32, %fd1 .f64; "" for any other name.
+std::string registerTypeOfName(std::string_view Name) {
+  size_t Digits = Name.find_first_of("0123456789");
+  if (Digits == Name.npos || Name.find_first_not_of("0123456789", Digits) != Name.npos)
+    return "";
+  std::string_view Prefix = Name.substr(0, Digits);
+  static const std::pair<std::string_view, const char *> Types[] = {
+      {"%r", ".b32"}, {"%rd", ".b64"}, {"%rs", ".b16"},
+      {"%p", ".pred"}, {"%f", ".f32"}, {"%fd", ".f64"}};
+  for (const auto &[P, T] : Types)
+    if (Prefix == P)
+      return T;
+  return "";
+}
+
+/// The registers Text uses that it does not declare (".reg .b32 %r<4>;"
+/// declares %r0..%r3 and, here, every %r name), with their types.
+std::vector<std::pair<std::string, std::string>> implicitRegisters(std::string_view Text) {
+  std::set<std::string> Declared; // names and "%r<" prefixes
+  for (size_t At = Text.find(".reg"); At != Text.npos; At = Text.find(".reg", At + 4)) {
+    size_t End = std::min(Text.find(';', At), Text.size());
+    for (size_t P = Text.find('%', At); P < End; P = Text.find('%', P + 1)) {
+      size_t E = P + 1;
+      while (E < End && (std::isalnum(static_cast<unsigned char>(Text[E])) || Text[E] == '_' || Text[E] == '$'))
+        ++E;
+      Declared.insert(std::string(Text.substr(P, E - P)) + (E < End && Text[E] == '<' ? "<" : ""));
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> Out;
+  std::set<std::string> Seen;
+  for (size_t P = Text.find('%'); P != Text.npos; P = Text.find('%', P + 1)) {
+    size_t E = P + 1;
+    while (E < Text.size() && std::isalnum(static_cast<unsigned char>(Text[E])))
+      ++E;
+    std::string Name(Text.substr(P, E - P));
+    std::string Type = registerTypeOfName(Name);
+    std::string Prefix = Name.substr(0, Name.find_first_of("0123456789")) + "<";
+    if (Type.empty() || Declared.count(Name) || Declared.count(Prefix) ||
+        !Seen.insert(Name).second)
+      continue;
+    Out.push_back({Type, Name});
+  }
+  return Out;
+}
+
+} // namespace
+
+LintResult lintPtxSnippet(const SourceBuffer &Buffer, const LintOptions &Opts) {
+  std::string_view Text = Buffer.text();
+  // One statement: the template is the text itself, byte for byte.
+  std::vector<AsmStatement> One(1);
+  AsmStatement &S = One.front();
+  S.End = uint32_t(Text.size());
+  for (uint32_t K = 0; K < Text.size(); ++K)
+    S.Template.append(Text[K], K);
+  S.ImplicitRegisters = implicitRegisters(Text);
+  LintOptions O = Opts;
+  O.SeverityOverrides.emplace_back(std::string(ruleInfo(rules::UndeclaredName).Code),
+                                   Severity::Ignored);
+  CudaLintStats Stats;
+  return lintStatements(Buffer, O, One, Stats, [&](DiagnosticEngine &Diags) {
+    DiagBuilder(Diags, rules::SnippetMode, {0, 0},
+                "linted as a snippet, the body of a kernel (no .version, .entry "
+                "or .func, or --snippet): " +
+                    std::to_string(S.ImplicitRegisters.size()) +
+                    " register(s) declared from their names (%r .b32, %rd .b64, "
+                    "%p .pred, ...); names declared elsewhere are not reported");
+  });
 }
 
 } // namespace ptxlint

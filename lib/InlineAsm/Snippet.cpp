@@ -156,6 +156,8 @@ public:
 
     Snippet Out;
     std::string Head = "{\n";
+    for (const auto &[Type, Name] : S.ImplicitRegisters)
+      Head += ".reg " + Type + " " + Name + ";\n";
     for (size_t K = 0; K < Declared.size(); ++K)
       if (!Declared[K].empty())
         Head += ".reg " + Declared[K] + " %_" + std::to_string(K) + ";\n";

@@ -45,6 +45,7 @@ static ModuleSettings settingsFor(const Module &M, const LintOptions &Opts) {
   } else if (Opts.PtxVersion) {
     S.PtxMajor = Opts.PtxVersion->first;
     S.PtxMinor = Opts.PtxVersion->second;
+    S.VersionFromOptions = true;
   }
   if (!D.Targets.empty() && !(Opts.OverrideTarget && Opts.Target)) {
     for (std::string_view T : D.Targets)

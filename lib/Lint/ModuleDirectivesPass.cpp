@@ -8,7 +8,9 @@
 //  - M004: a .version older than the .target needs (ptxas: "PTX .version 6.5
 //    does not support .target sm_80").
 //  - M005: a .version that is no PTX ISA version (7.9, 8.9: ptxas fatal
-//    "Unsupported .version") or is newer than the newest one known (9.1).
+//    "Unsupported .version") or is newer than the newest one known (9.1);
+//    the same for a version given by --ptx-version or the configuration when
+//    it is the one used.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +42,12 @@ public:
   void run(LintContext &Ctx) override {
     checkPresence(Ctx);
     const ModuleDirectives &D = Ctx.M.Directives;
-    if (D.HasVersion)
-      checkVersion(Ctx, D);
+    const ModuleSettings &S = Ctx.Settings;
+    if (S.VersionFromOptions)
+      checkVersion(Ctx, S.PtxMajor, S.PtxMinor, {0, 0},
+                   " (given by --ptx-version or 'ptx-version:')");
+    else if (D.HasVersion)
+      checkVersion(Ctx, D.VersionMajor, D.VersionMinor, D.VersionRange, "");
     for (std::string_view Entry : D.Targets)
       checkTargetEntry(Ctx, D, Entry);
   }
@@ -65,21 +71,21 @@ private:
              "skipped (pass --target to set one)");
   }
 
-  static void checkVersion(LintContext &Ctx, const ModuleDirectives &D) {
-    std::string V = std::to_string(D.VersionMajor) + "." + std::to_string(D.VersionMinor);
-    if (D.VersionMajor > NewestMajor ||
-        (D.VersionMajor == NewestMajor && D.VersionMinor > LastMinor[NewestMajor]))
-      report(Ctx, rules::UnsupportedVersion, D.VersionRange,
-             "PTX ISA " + V + " is newer than the newest version ptxlint knows "
-             "(9.1); rules of 9.1 are applied");
-    else if (!isKnownVersion(D.VersionMajor, D.VersionMinor))
-      report(Ctx, rules::UnsupportedVersion, D.VersionRange,
-             "there is no PTX ISA version " + V + " (PTX " +
-                 std::to_string(D.VersionMajor) + ".x ends at " +
-                 std::to_string(D.VersionMajor) + "." +
-                 std::to_string(D.VersionMajor >= 1 && D.VersionMajor <= NewestMajor
-                                    ? LastMinor[D.VersionMajor]
-                                    : 0) +
+  /// Origin: "" for the .version at R, else where the version came from.
+  static void checkVersion(LintContext &Ctx, unsigned Major, unsigned Minor,
+                           SourceRange R, std::string_view Origin) {
+    std::string V = std::to_string(Major) + "." + std::to_string(Minor);
+    if (Major > NewestMajor ||
+        (Major == NewestMajor && Minor > LastMinor[NewestMajor]))
+      report(Ctx, rules::UnsupportedVersion, R,
+             "PTX ISA " + V + std::string(Origin) +
+                 " is newer than the newest version ptxlint knows "
+                 "(9.1); rules of 9.1 are applied");
+    else if (!isKnownVersion(Major, Minor))
+      report(Ctx, rules::UnsupportedVersion, R,
+             "there is no PTX ISA version " + V + std::string(Origin) + " (PTX " +
+                 std::to_string(Major) + ".x ends at " + std::to_string(Major) + "." +
+                 std::to_string(Major >= 1 && Major <= NewestMajor ? LastMinor[Major] : 0) +
                  ")");
   }
 

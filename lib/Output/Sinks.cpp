@@ -16,7 +16,13 @@ namespace {
 
 llvm::StringRef sv(std::string_view S) { return {S.data(), S.size()}; }
 
-constexpr const char *ToolVersion = "0.1.0";
+constexpr const char *ToolVersion = PTXLINT_VERSION; // CMakeLists.txt project()
+/// Where each rule is explained: docs/rules.md's anchor for its code.
+std::string ruleHelpUri(std::string_view Code) {
+  return std::string(PTXLINT_HOMEPAGE) + "/blob/main/docs/rules.md#" + std::string(Code);
+}
+/// SARIF's conventional name for the root that relative paths start from.
+constexpr const char *SrcRoot = "%SRCROOT%";
 
 /// Per-file fingerprint occurrence counter.
 struct Fingerprints {
@@ -45,7 +51,7 @@ private:
 
 void writeRange(llvm::json::OStream &J, const SourceBuffer &B, SourceRange R) {
   auto Pos = [&](uint32_t Off) {
-    SourceBuffer::LineCol LC = B.lineCol(Off);
+    SourceBuffer::LineCol LC = B.charLineCol(Off);
     J.object([&] {
       J.attribute("line", LC.Line);
       J.attribute("column", LC.Column);
@@ -155,8 +161,8 @@ public:
       const char *Cmd = D.Level >= Severity::Error     ? "error"
                         : D.Level == Severity::Warning ? "warning"
                                                        : "notice";
-      SourceBuffer::LineCol S = B.lineCol(D.Range.Begin);
-      SourceBuffer::LineCol E = B.lineCol(std::max(D.Range.Begin, D.Range.End));
+      SourceBuffer::LineCol S = B.charLineCol(D.Range.Begin);
+      SourceBuffer::LineCol E = B.charLineCol(std::max(D.Range.Begin, D.Range.End));
       const RuleInfo *R = findRule(D.Code);
       std::string Title = "ptxlint " + D.Code;
       if (R)
@@ -172,7 +178,7 @@ public:
       for (const DiagNote &N : D.Notes) {
         Msg += "\nnote: ";
         if (N.Range) {
-          SourceBuffer::LineCol NL = B.lineCol(N.Range->Begin);
+          SourceBuffer::LineCol NL = B.charLineCol(N.Range->Begin);
           Msg += std::to_string(NL.Line) + ":" + std::to_string(NL.Column) + ": ";
         }
         Msg += N.Message;
@@ -213,6 +219,7 @@ public:
     J.attributeObject("tool", [&] {
       J.attributeObject("driver", [&] {
         J.attribute("name", "ptxlint");
+        J.attribute("informationUri", PTXLINT_HOMEPAGE);
         J.attribute("version", ToolVersion);
         J.attribute("semanticVersion", ToolVersion);
         J.attributeArray("rules", [&] {
@@ -227,7 +234,7 @@ public:
       if (Base.empty() || Base.back() != '/')
         Base += '/';
       J.attributeObject("originalUriBaseIds", [&] {
-        J.attributeObject("SRCROOT", [&] { J.attribute("uri", Base); });
+        J.attributeObject(SrcRoot, [&] { J.attribute("uri", Base); });
       });
     }
     J.attribute("columnKind", "utf16CodeUnits");
@@ -243,7 +250,7 @@ public:
       J.attributeObject("artifactLocation", [&] {
         J.attribute("uri", Uri);
         if (Relative)
-          J.attribute("uriBaseId", "SRCROOT");
+          J.attribute("uriBaseId", SrcRoot);
       });
     };
     for (const Diagnostic &D : Diags) {
@@ -362,6 +369,7 @@ private:
         if (!Doc->Good.empty())
           Markdown += "\n\nGood:\n\n```\n" + std::string(Doc->Good) + "\n```";
       }
+      J.attribute("helpUri", ruleHelpUri(R.Code));
       J.attributeObject("help", [&] {
         J.attribute("text", Help);
         J.attribute("markdown", Markdown);

@@ -31,12 +31,13 @@ bool isLineDirective(std::string_view W) {
 enum class BlockKind { Plain, Function, Section };
 
 /// Bytes that need attention inside an instruction or declaration: those
-/// that end it or hide its end (';' '/' '"' '{' '}') and, if Brackets, the
-/// brackets whose nesting the scanner limits.
+/// that end it or hide its end (';' '/' '"' '{' '}'), the line breaks where a
+/// missing ';' shows, and, if Brackets, the brackets whose nesting the
+/// scanner limits.
 template <bool Brackets> struct SpecialTable {
   bool Table[256] = {};
   constexpr SpecialTable() {
-    for (char C : {';', '/', '"', '{', '}'})
+    for (char C : {';', '/', '"', '{', '}', '\n'})
       Table[static_cast<unsigned char>(C)] = true;
     if (Brackets)
       for (char C : {'(', ')', '[', ']'})
@@ -52,7 +53,8 @@ template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, ui
 #if defined(__SSE2__)
   const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
                 Quote = _mm_set1_epi8('"'), LBrace = _mm_set1_epi8('{'),
-                RBrace = _mm_set1_epi8('}'), LParen = _mm_set1_epi8('('),
+                RBrace = _mm_set1_epi8('}'), Newline = _mm_set1_epi8('\n'),
+                LParen = _mm_set1_epi8('('),
                 RParen = _mm_set1_epi8(')'), LBrack = _mm_set1_epi8('['),
                 RBrack = _mm_set1_epi8(']');
   while (P + 16 <= N) {
@@ -60,7 +62,7 @@ template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, ui
     __m128i M = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
         _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace)),
-                     _mm_cmpeq_epi8(V, RBrace)));
+                     _mm_or_si128(_mm_cmpeq_epi8(V, RBrace), _mm_cmpeq_epi8(V, Newline))));
     if (Brackets)
       M = _mm_or_si128(
           M, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, LParen), _mm_cmpeq_epi8(V, RParen)),
@@ -95,11 +97,110 @@ struct HeadTable {
 };
 constexpr HeadTable HeadChar;
 
+/// Whether a statement whose last token ends with Last, followed by a line
+/// break, is complete before the next line starting at Next. Operands end
+/// with a name, a number or a closing bracket; a next line that starts with
+/// a guard '@', a label, or (after operands) any name cannot continue it, as
+/// PTX names never contain '.' and operands are separated by ','. After a
+/// bare opcode ("bra.uni" then "$L1;" on the next line) only a guard, an
+/// opcode with qualifiers ("cp.async.wait_group") or an instruction without
+/// operands ("ret;") starts a new statement.
+bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint32_t Next) {
+  char L = T[Last];
+  if (!(isIdentChar(L) || L == ')' || L == ']' || L == '}' || L == '>'))
+    return false;
+  uint32_t N = uint32_t(T.size());
+  while (Next < N && isSpace(T[Next]))
+    ++Next;
+  if (Next >= N)
+    return false;
+  if (T[Next] == '@')
+    return true;
+  if (!isIdentStart(T[Next]) || T[Next] == '%')
+    return false;
+  uint32_t E = Next;
+  while (E < N && isIdentChar(T[E]))
+    ++E;
+  bool Label = E < N && T[E] == ':' && !(E + 1 < N && T[E + 1] == ':');
+  std::string_view Word = T.substr(Next, E - Next);
+  size_t After = T.find_first_not_of(" \t", E);
+  bool NoOperands = (Word == "ret" || Word == "exit" || Word == "trap") &&
+                    After != std::string_view::npos && T[After] == ';';
+  return HasOperands || Label || NoOperands || (E < N && T[E] == '.');
+}
+
+/// The first byte at or after P with its high bit set (or N).
+uint32_t findNonAscii(const char *T, uint32_t P, uint32_t N) {
+#if defined(__SSE2__)
+  while (P + 16 <= N) {
+    int Mask = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P)));
+    if (Mask)
+      return P + uint32_t(__builtin_ctz(unsigned(Mask)));
+    P += 16;
+  }
+#endif
+  while (P < N && static_cast<unsigned char>(T[P]) < 0x80)
+    ++P;
+  return P;
+}
+
+/// ptxas 13.0 rejects a module with any byte outside ASCII, wherever it is
+/// ("Unexpected non-ASCII character encountered on line N"): S005 at the
+/// first such character of each line (at most MaxReported lines), decoded
+/// when it is UTF-8. Returns the length of a UTF-8 byte order mark at the
+/// start (0 if none), which the scanner skips.
+uint32_t reportNonAscii(std::string_view Text, DiagnosticEngine &Diags) {
+  const char *T = Text.data();
+  uint32_t N = uint32_t(Text.size());
+  uint32_t Bom = Text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  if (Bom)
+    DiagBuilder(Diags, rules::NonAscii, {0, Bom},
+                "UTF-8 byte order mark: ptxas accepts only ASCII")
+        .fix({0, Bom}, "");
+  constexpr unsigned MaxReported = 20;
+  unsigned Reported = 0;
+  for (uint32_t P = findNonAscii(T, Bom, N); P < N; P = findNonAscii(T, P, N)) {
+    unsigned char C = static_cast<unsigned char>(T[P]);
+    uint32_t Len = (C >> 5) == 6 ? 2 : (C >> 4) == 14 ? 3 : (C >> 3) == 30 ? 4 : 1;
+    uint32_t CodePoint = Len == 1 ? C : C & (0x7F >> Len);
+    for (uint32_t K = 1; K < Len; ++K) {
+      unsigned char Next = P + K < N ? static_cast<unsigned char>(T[P + K]) : 0;
+      if ((Next & 0xC0) != 0x80) {
+        Len = 1; // not UTF-8: show the byte
+        break;
+      }
+      CodePoint = CodePoint << 6 | (Next & 0x3F);
+    }
+    // Overlong forms and surrogates are not UTF-8 either.
+    constexpr uint32_t Least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (Len > 1 && (CodePoint < Least[Len] || CodePoint > 0x10FFFF ||
+                    (CodePoint >= 0xD800 && CodePoint <= 0xDFFF)))
+      Len = 1;
+    char Buf[16];
+    if (Len == 1)
+      std::snprintf(Buf, sizeof Buf, "byte 0x%02X", C);
+    else
+      std::snprintf(Buf, sizeof Buf, "U+%04X", CodePoint);
+    std::string Shown = Len == 1 ? Buf : std::string(Buf) + " '" + std::string(Text.substr(P, Len)) + "'";
+    bool Last = ++Reported == MaxReported;
+    DiagBuilder(Diags, rules::NonAscii, {P, P + Len},
+                "non-ASCII " + Shown +
+                    ": ptxas accepts only ASCII, in comments and strings too" +
+                    (Last ? " (further lines not reported)" : ""));
+    if (Last)
+      break;
+    const void *NL = std::memchr(T + P, '\n', N - P);
+    P = NL ? uint32_t(static_cast<const char *>(NL) - T) + 1 : N;
+  }
+  return Bom;
+}
+
 class ScannerImpl {
 public:
   ScannerImpl(std::string_view Text, Module &M, DiagnosticEngine &Diags,
-              const ScanLimits &Limits)
-      : T(Text), N(uint32_t(Text.size())), M(M), Diags(Diags), Limits(Limits) {}
+              const ScanLimits &Limits, uint32_t Start)
+      : T(Text), N(uint32_t(Text.size())), P(Start), M(M), Diags(Diags),
+        Limits(Limits) {}
 
   void run();
 
@@ -111,6 +212,13 @@ private:
   bool skipComment();
   void skipString();
   std::string_view wordAt(uint32_t P) const;
+  /// Where the last non-blank byte of [From, To) ends, or Before if none.
+  uint32_t lastTokenEnd(uint32_t From, uint32_t To, uint32_t Before) const {
+    for (uint32_t Q = To; Q > From; --Q)
+      if (!isSpace(T[Q - 1]))
+        return Q;
+    return Before;
+  }
 
   // --- statement kinds ----------------------------------------------------
   void lineStatement(StatementKind K);
@@ -124,7 +232,7 @@ private:
 
   std::string_view T;
   uint32_t N;
-  uint32_t P = 0;
+  uint32_t P;
   Module &M;
   DiagnosticEngine &Diags;
   const ScanLimits &Limits;
@@ -318,7 +426,7 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // Most statements have no comment, string or brace before their ';' and
   // are too short to nest brackets past the limit: then the ';' ends them,
   // found without stopping at each bracket.
-  uint32_t Semi = skipUntilSpecial<false>(T.data(), P, N);
+  uint32_t Semi = skipUntilSpecial<false>(T.data(), P, N); // or a '\n'
   if (Semi < N && T[Semi] == ';' && Semi - P < Limits.MaxStatementNesting) {
     P = Semi + 1;
     emit(K, B, P, HeadB, HeadE);
@@ -330,19 +438,34 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // Only '{' depth is tracked, to tell a vector's '}' from a block's '}'.
   uint32_t Braces = 0, Nesting = 0;
   bool TooDeep = false;
+  // Where the last token seen ends (comments excluded), and where the bytes
+  // not yet looked at start: a missing ';' is reported after that token.
+  uint32_t TokenEnd = HeadE, Seen = P;
   while (P < N) {
     // Most bytes of a statement are ordinary: skip them 16 at a time.
     P = skipOrdinary(T.data(), P, N);
     if (P >= N)
       break;
+    TokenEnd = lastTokenEnd(Seen, P, TokenEnd);
+    Seen = P;
     char C = T[P];
+    if (C == '\n') {
+      if (Braces == 0 && Nesting == 0 &&
+          TokenEnd > B && lineEndsStatement(T, TokenEnd - 1, TokenEnd > HeadE, P + 1))
+        break; // the next line is a new statement: this one lacks its ';'
+      ++P;
+      continue;
+    }
     if (C == '/') {
       if (!skipComment())
         ++P;
+      else
+        Seen = P;
       continue;
     }
     if (C == '"') {
       skipString();
+      TokenEnd = Seen = P;
       continue;
     }
     if (C == ';') {
@@ -376,11 +499,9 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // step once more: never read past the buffer (found by fuzz/FuzzScanner).
   if (P > N)
     P = N;
-  // The statement ends after its last non-blank byte (comments aside, which
-  // only matter for where the caret goes).
-  uint32_t LastTokenEnd = P;
-  while (LastTokenEnd > B && isSpace(T[LastTokenEnd - 1]))
-    --LastTokenEnd;
+  // The statement ends after its last token: a trailing comment is not part
+  // of it, and the fix puts the ';' before the comment.
+  uint32_t LastTokenEnd = lastTokenEnd(Seen, P, TokenEnd);
   // Missing ';': report after the last token, as a compiler does.
   emit(K, B, LastTokenEnd, HeadB, HeadE);
   M.Statements.back().ParsedIndex = -2;
@@ -484,9 +605,15 @@ void ScannerImpl::run() {
       ++P;
       continue;
     }
-    // Not PTX: report once and resynchronise at the next line.
+    // Not PTX: report once and resynchronise at the next line (a non-ASCII
+    // byte already has its S005).
     uint32_t Start = P;
     unsigned char U = static_cast<unsigned char>(C);
+    if (U >= 0x80) {
+      const void *NL = std::memchr(T.data() + P, '\n', N - P);
+      P = NL ? uint32_t(static_cast<const char *>(NL) - T.data()) + 1 : N;
+      continue;
+    }
     std::string Shown;
     if (U >= 0x20 && U < 0x7f)
       Shown = std::string("'") + C + "'";
@@ -525,7 +652,8 @@ void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
   // Rough guess: one statement per 30 bytes keeps reallocations rare.
   M.Statements.reserve(Text.size() / 30 + 16);
   adviseHugePages(M.Statements.data(), M.Statements.capacity() * sizeof(Statement));
-  ScannerImpl(Text, M, Diags, Limits).run();
+  uint32_t Bom = reportNonAscii(Text, Diags);
+  ScannerImpl(Text, M, Diags, Limits, Bom).run();
 }
 
 } // namespace ptxlint

@@ -112,6 +112,12 @@ std::vector<Diagnostic> parsePtxasOutput(const SourceBuffer &Buffer,
       continue;
     std::string Kind = trim(Rest.substr(0, Colon));
     std::string Msg = trim(Rest.substr(Colon + 1));
+    // Some fatal errors name their line only in the message: "Unexpected
+    // non-ASCII character encountered on line 7".
+    size_t On = Msg.rfind(" on line ");
+    if (!LineNo && On != std::string::npos)
+      for (size_t K = On + 9; K < Msg.size() && Msg[K] >= '0' && Msg[K] <= '9'; ++K)
+        LineNo = LineNo * 10 + unsigned(Msg[K] - '0');
     rules::Id Rule;
     if (Kind == "error" || Kind == "fatal") {
       Rule = rules::PtxasError;
@@ -319,11 +325,19 @@ LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
   std::map<unsigned, const Diagnostic *> LintLines, PtxasLines;
   unsigned FatalLine = ~0u;
   for (const Diagnostic &D : R.Ptxas.Diagnostics) {
-    if (D.Level < Severity::Error || D.Code != ruleInfo(rules::PtxasError).Code || D.Range.End == 0)
-      continue; // module-level ("Ptx assembly aborted due to errors")
+    if (D.Level < Severity::Error || D.Code != ruleInfo(rules::PtxasError).Code)
+      continue;
+    bool Fatal = D.Message.rfind("ptxas: fatal:", 0) == 0;
+    if (D.Range.End == 0) {
+      // Module-level. Besides the closing "Ptx assembly aborted due to
+      // errors", a fatal error without a line leaves every line unjudged.
+      if (Fatal && D.Message.find("assembly aborted") == std::string::npos)
+        FatalLine = 0;
+      continue;
+    }
     unsigned L = Buffer.lineCol(D.Range.Begin).Line;
     PtxasLines.emplace(L, &D);
-    if (D.Message.rfind("ptxas: fatal:", 0) == 0)
+    if (Fatal)
       FatalLine = std::min(FatalLine, L);
   }
   // Flow rules (group "flow") judge instruction sequences, which ptxas never
@@ -348,7 +362,7 @@ LintAndAssembleResult assembleAndCompare(const SourceBuffer &Buffer,
     if (!PtxasLines.count(Line) && Line < FatalLine)
       R.Disagreements.push_back(makeDiagnostic(rules::PtxasDisagreement, D->Range,
           "ptxlint reports an error here [" + D->Code +
-              "] but ptxas accepts this line"));
+              "] but ptxas reports none on this line"));
   bool LintOk = LintErrors == 0, PtxasOk = R.Ptxas.Accepted;
   if (LintOk != PtxasOk) {
     Diagnostic D = makeDiagnostic(rules::PtxasDisagreement, {0, 0},

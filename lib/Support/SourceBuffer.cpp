@@ -10,7 +10,7 @@ namespace ptxlint {
 void SourceBuffer::buildLineTable() const {
   if (!LineStarts.empty())
     return;
-  LineStarts.push_back(0);
+  LineStarts.push_back(text().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
   const char *B = text().data(), *E = B + text().size();
   for (const char *P = B; P < E;) {
     const void *NL = std::memchr(P, '\n', size_t(E - P));
@@ -23,10 +23,21 @@ void SourceBuffer::buildLineTable() const {
 
 SourceBuffer::LineCol SourceBuffer::lineCol(uint32_t Offset) const {
   buildLineTable();
-  Offset = std::min<uint32_t>(Offset, uint32_t(text().size()));
+  Offset = std::max(std::min<uint32_t>(Offset, uint32_t(text().size())), LineStarts[0]);
   auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
   unsigned Line = unsigned(It - LineStarts.begin());
   return {Line, Offset - LineStarts[Line - 1] + 1};
+}
+
+SourceBuffer::LineCol SourceBuffer::charLineCol(uint32_t Offset) const {
+  LineCol LC = lineCol(Offset);
+  std::string_view Line = lineText(LC.Line);
+  size_t Bytes = LC.Column - 1, InLine = std::min(Bytes, Line.size());
+  unsigned Chars = 0;
+  for (size_t K = 0; K < InLine; ++K)
+    Chars += (static_cast<unsigned char>(Line[K]) & 0xC0) != 0x80;
+  // Past the end of the line (a range ending at the newline): count bytes.
+  return {LC.Line, Chars + unsigned(Bytes - InLine) + 1};
 }
 
 uint32_t SourceBuffer::lineStart(unsigned Line) const {

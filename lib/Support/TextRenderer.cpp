@@ -7,6 +7,9 @@
 namespace ptxlint {
 namespace {
 
+/// Whether byte C starts a character (is not a UTF-8 continuation byte).
+bool isCharStart(char C) { return (static_cast<unsigned char>(C) & 0xC0) != 0x80; }
+
 const char *const Reset = "\033[0m";
 const char *const Bold = "\033[1m";
 
@@ -57,7 +60,7 @@ private:
 
   void header(Severity S, SourceRange R, const std::string &Msg,
               const std::string &Code) {
-    SourceBuffer::LineCol LC = Buf.lineCol(R.Begin);
+    SourceBuffer::LineCol LC = Buf.charLineCol(R.Begin);
     paint(Bold);
     Out += Buf.name();
     Out += ':' + std::to_string(LC.Line) + ':' + std::to_string(LC.Column) + ": ";
@@ -74,11 +77,13 @@ private:
     Out += '\n';
   }
 
-  /// Display column (0-based) of byte Col in Line, with tabs expanded.
+  /// Display column (0-based) of byte Col in Line, with tabs expanded; a
+  /// UTF-8 character takes one column.
   size_t displayColumn(std::string_view Line, size_t Col) const {
     size_t D = 0;
     for (size_t K = 0; K < Col && K < Line.size(); ++K)
-      D = Line[K] == '\t' ? (D / Style.TabStop + 1) * Style.TabStop : D + 1;
+      D = Line[K] == '\t' ? (D / Style.TabStop + 1) * Style.TabStop
+                          : D + isCharStart(Line[K]);
     return D + (Col > Line.size() ? Col - Line.size() : 0);
   }
 
@@ -102,7 +107,7 @@ private:
       } else {
         unsigned char U = static_cast<unsigned char>(C);
         Expanded += (U < 0x20 || U == 0x7f) ? '?' : C;
-        ++D;
+        D += isCharStart(C);
       }
     }
     Out += Expanded;

@@ -2,9 +2,12 @@
 
 #include "Suppress/Suppressions.h"
 
+#include "ptxlint/Config.h"
 #include "ptxlint/RuleRegistry.h"
 
 #include <algorithm>
+#include <cctype>
+#include <functional>
 
 namespace ptxlint {
 namespace {
@@ -13,6 +16,32 @@ bool isBlank(char C) { return C == ' ' || C == '\t'; }
 bool isCodeChar(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
          (C >= '0' && C <= '9') || C == '-' || C == '_';
+}
+
+char lower(char C) { return char(std::tolower(static_cast<unsigned char>(C))); }
+
+/// The next "ptxlint:" at or after From in any case: "PTXLINT:" is found
+/// too, to be reported rather than silently ignored.
+size_t findMarker(std::string_view T, size_t From, std::string_view Marker) {
+  struct Hash {
+    size_t operator()(char C) const { return std::hash<char>()(lower(C)); }
+  };
+  auto Eq = [](char A, char B) { return lower(A) == lower(B); };
+  auto It = std::search(T.begin() + std::min(From, T.size()), T.end(),
+                        std::boyer_moore_horspool_searcher(Marker.begin(), Marker.end(),
+                                                           Hash(), Eq));
+  return It == T.end() ? std::string_view::npos : size_t(It - T.begin());
+}
+
+/// " (did you mean 'S003'?)" for a code or name close to a rule's, or "".
+std::string suggestRule(std::string_view Code) {
+  std::vector<std::string_view> Names{"all"};
+  for (const RuleInfo &R : allRules()) {
+    Names.push_back(R.Code);
+    Names.push_back(R.Name);
+  }
+  std::string_view Near = closestSpelling(Code, Names);
+  return Near.empty() ? "" : " (did you mean '" + std::string(Near) + "'?)";
 }
 
 Diagnostic invalid(SourceRange R, std::string Msg) {
@@ -31,8 +60,8 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
   SuppressionSet Set(Buffer);
   std::string_view T = Buffer.text();
   constexpr std::string_view Marker = "ptxlint:";
-  for (size_t At = T.find(Marker); At != std::string_view::npos;
-       At = T.find(Marker, At + Marker.size())) {
+  for (size_t At = findMarker(T, 0, Marker); At != std::string_view::npos;
+       At = findMarker(T, At + Marker.size(), Marker)) {
     size_t LineBegin = T.rfind('\n', At);
     LineBegin = LineBegin == std::string_view::npos ? 0 : LineBegin + 1;
     size_t LineEnd = T.find('\n', At);
@@ -74,6 +103,19 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
       ++Q;
     std::string_view Word = T.substr(WordBegin, Q - WordBegin);
     SourceRange WordRange{uint32_t(WordBegin), uint32_t(Q)};
+    std::string_view Spelled = T.substr(At, Marker.size());
+    if (Spelled != Marker || std::any_of(Word.begin(), Word.end(), [](char C) {
+          return C >= 'A' && C <= 'Z';
+        })) {
+      std::string Lower(T.substr(At, Q - At));
+      std::transform(Lower.begin(), Lower.end(), Lower.begin(), lower);
+      Invalid.push_back(invalid({uint32_t(At), uint32_t(Q)},
+                                "'" + std::string(T.substr(At, Q - At)) +
+                                    "' is not read: suppression comments are "
+                                    "lower case ('" + Lower +
+                                    "'); this comment suppresses nothing"));
+      continue;
+    }
     Suppression S;
     if (Word == "disable")
       S.Kind = Suppression::Line;
@@ -99,7 +141,7 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
     }
     ++Q;
     // Codes: CODE[, CODE...]; then whitespace and a free-form reason.
-    bool Bad = false;
+    bool Bad = false, AfterComma = false;
     while (true) {
       while (Q < End && isBlank(T[Q]))
         ++Q;
@@ -110,7 +152,9 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
       SourceRange CR{uint32_t(CB), uint32_t(Q)};
       if (Code.empty()) {
         Invalid.push_back(invalid({uint32_t(CB), uint32_t(std::min(CB + 1, End))},
-                                  "expected a rule code, a rule name or 'all'"));
+                                  std::string("expected a rule code, a rule name or 'all'") +
+                                      (AfterComma ? " after ','" : "") +
+                                      "; this comment suppresses nothing"));
         Bad = true;
         break;
       }
@@ -120,13 +164,15 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
         S.Entries.push_back({std::string(R->Code), CR, false});
       } else {
         Invalid.push_back(invalid(CR, "unknown rule '" + std::string(Code) +
-                                          "' in suppression comment"));
+                                          "' in suppression comment" + suggestRule(Code) +
+                                          "; it suppresses nothing"));
       }
       size_t Save = Q;
       while (Q < End && isBlank(T[Q]))
         ++Q;
       if (Q < End && T[Q] == ',') {
         ++Q;
+        AfterComma = true;
         continue;
       }
       Q = Save;

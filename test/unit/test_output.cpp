@@ -82,7 +82,7 @@ TEST_CASE("SARIF: rules from the registry, ruleIndex, fixes, fingerprints") {
                                        ->getObject("physicalLocation")
                                        ->getObject("artifactLocation");
   CHECK(*Loc.getString("uri") == "dir/k.ptx");
-  CHECK(*Loc.getString("uriBaseId") == "SRCROOT");
+  CHECK(*Loc.getString("uriBaseId") == "%SRCROOT%");
   // The same diagnostic twice on one line gets two fingerprints.
   auto FP = [&](size_t K) {
     return Results[K].getAsObject()->getObject("partialFingerprints")->getString(

@@ -71,6 +71,11 @@ cl::opt<std::string> ConfigOpt(
 cl::opt<bool> NoConfigOpt("no-config",
                           cl::desc("Ignore .ptxlint.yaml files"),
                           cl::cat(Category));
+cl::opt<bool> SnippetOpt(
+    "snippet",
+    cl::desc("Read .ptx files as statements of a kernel body, without a module "
+             "(automatic for a short file without .version/.entry/.func)"),
+    cl::cat(Category));
 cl::opt<bool> FollowLinksOpt(
     "follow-links",
     cl::desc("Walk into links to folders (loops are detected and skipped)"),
@@ -214,7 +219,7 @@ int main(int argc, char **argv) {
 #endif
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "ptxlint 0.1.0 (PTX ISA 9.1 async-copy rules)\n";
+    OS << "ptxlint " PTXLINT_VERSION " (PTX ISA 9.1 async-copy rules)\n";
   });
   std::string Errors;
   raw_string_ostream ErrStream(Errors);
@@ -292,6 +297,7 @@ int main(int argc, char **argv) {
   D.ConfigPath = ConfigOpt;
   D.NoConfig = NoConfigOpt;
   D.FollowLinks = FollowLinksOpt;
+  D.Snippet = SnippetOpt;
   D.StdinName = StdinNameOpt;
   if (!D.ConfigPath.empty() && D.NoConfig)
     return usage("--config and --no-config exclude each other");

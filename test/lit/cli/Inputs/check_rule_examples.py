@@ -4,15 +4,15 @@
 one: .version 9.1, .target sm_100a, a few variables (gbl, gmem, smem, shrd)
 and registers (%r, %rd, %h, %f), in a kernel body; lines starting with '.'
 go to module level. Examples written "(...)" are prose and skipped, and so
-are the rules of groups whose examples are about files or tools (syntax,
-module, suppression, config, library, assembler). The examples of the
+are the rules of groups whose examples are about files or tools (module,
+suppression, config, library, assembler). The examples of the
 inline-asm group are C++ sources, linted as they are with --lang=cuda. Usage: check_rule_examples.py PTXLINT"""
 import json
 import subprocess
 import sys
 
 PTXLINT = sys.argv[1]
-SKIP_GROUPS = {"syntax", "module", "suppression", "config", "library", "assembler"}
+SKIP_GROUPS = {"module", "suppression", "config", "library", "assembler"}
 
 
 def wrap(example):
