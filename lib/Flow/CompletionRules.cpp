@@ -35,18 +35,55 @@ struct Site {
 
 constexpr size_t MaxSites = 64;
 
+/// One may-fact condition per committed site, kept empty while none
+/// holds: most states (a main loop's, an epilogue's after its commits and
+/// waits) have none, and states are copied on every visit.
+struct MayConds {
+  std::vector<Cond> V; ///< empty: no fact holds
+  size_t N = 0;        ///< number of sites
+  bool holds(size_t K) const { return K < V.size() && V[K].holds(); }
+  void set(size_t K, const PathLits &P) {
+    if (V.empty())
+      V.assign(N, Cond{});
+    V[K].assignFrom(P);
+  }
+  /// Drops the facts of the sites Pred names.
+  template <class PredFn> void drop(PredFn &&Pred) {
+    bool Any = false;
+    for (size_t K = 0; K < V.size(); ++K) {
+      if (V[K].holds() && Pred(K))
+        V[K].setNone();
+      Any |= V[K].holds();
+    }
+    if (!Any)
+      V.clear();
+  }
+  bool join(const MayConds &O) {
+    if (O.V.empty())
+      return false;
+    if (V.empty()) {
+      V = O.V;
+      return true;
+    }
+    bool Changed = false;
+    for (size_t K = 0; K < V.size(); ++K)
+      Changed |= V[K].joinMay(O.V[K]);
+    return Changed;
+  }
+  template <class Fn> void each(Fn &&F) {
+    for (Cond &C : V)
+      F(C);
+  }
+};
+
 /// Per-site completion facts plus, for the commit checks, under which path
 /// condition the site's copy may be uncommitted (a may-fact: joined by "or",
 /// set by the copy to the path condition there, cleared by a commit that
 /// surely runs or by a branch edge that contradicts the condition: a store
 /// and its commit behind two tests of one register). P: what holds on every
 /// path here (PathConditions.h).
-/// W's condition: as U's (fewer literals lose the correlation of CUTLASS
-/// 70 fp8's recomputed predicates).
-using WaitCond = Cond;
-
 struct CompState : FactVector {
-  std::vector<Cond> U;
+  MayConds U;
   PathLits P;
   /// Per bulk store, a may-fact like U: under which path condition the
   /// store has been issued and no cp.async.bulk.wait_group (of any N) has
@@ -56,21 +93,17 @@ struct CompState : FactVector {
   /// whose wait is missing (F406). The path condition keeps an elected
   /// thread's store of one loop iteration from meeting the other threads'
   /// paths of the next.
-  std::vector<WaitCond> W;
+  MayConds W;
   bool join(const CompState &O) {
     bool Changed = FactVector::join(O);
-    for (size_t K = 0; K < U.size(); ++K)
-      Changed |= U[K].joinMay(O.U[K]);
-    for (size_t K = 0; K < W.size(); ++K)
-      Changed |= W[K].joinMay(O.W[K]);
+    Changed |= U.join(O.U);
+    Changed |= W.join(O.W);
     Changed |= P.intersect(O.P);
     return Changed;
   }
   template <class Fn> void eachCond(Fn &&F) {
-    for (Cond &C : U)
-      F(C);
-    for (WaitCond &C : W)
-      F(C);
+    U.each(F);
+    W.each(F);
   }
 };
 
@@ -160,9 +193,9 @@ void runCompletionRules(const FlowRuleContext &C) {
   // as committing too: the uncommitted-copy checks rather miss a bug than
   // guess that two different predicates disagree.
   auto Committed = [&](CompState &S, Role R, const FlowInst *Op) {
-    for (size_t K = 0; K < NC; ++K)
-      if (Sites[K].R == R && (!Op || Covers(*Op, Sites[K])))
-        S.U[K].setNone();
+    S.U.drop([&](size_t K) {
+      return Sites[K].R == R && (!Op || Covers(*Op, Sites[K]));
+    });
   };
 
   // A wait of kind R: copies of that kind that are still uncommitted.
@@ -183,7 +216,7 @@ void runCompletionRules(const FlowRuleContext &C) {
     if (!N || (R == Role::CpAsync && *N != 0 && !NeverCommits))
       return;
     for (size_t K = 0; K < NC; ++K) {
-      if (Sites[K].R != R || !S.U[K].holds() || ReportedSite[K])
+      if (Sites[K].R != R || !S.U.holds(K) || ReportedSite[K])
         continue;
       ReportedSite[K] = 1;
       const FlowInst &Cp = FF.Insts[Sites[K].Inst];
@@ -223,8 +256,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   std::vector<Candidate> WrongKind;
   CompState AtExit;
   AtExit.F.assign(Sites.size(), Absent);
-  AtExit.W.assign(NC, WaitCond{});
-  AtExit.U.assign(NC, Cond{});
+  AtExit.W.N = AtExit.U.N = NC;
   auto CheckWrongKind = [&](const CompState &S, bool BulkWait, uint32_t WaitK) {
     if (!Complete || !FF.F.IsEntry)
       return;
@@ -272,7 +304,7 @@ void runCompletionRules(const FlowRuleContext &C) {
       return; // a .func may leave commits to its caller
     for (size_t K = 0; K < NC; ++K) {
       Role R = Sites[K].R;
-      if (!S.U[K].holds() || ReportedSite[K])
+      if (!S.U.holds(K) || ReportedSite[K])
         continue;
       if (!((R == Role::CpAsync && HasCommit) ||
             (R == Role::BulkGroup && HasBulkCommit)))
@@ -333,7 +365,7 @@ void runCompletionRules(const FlowRuleContext &C) {
             .note(W.Range, "source buffer written here before "
                            "cp.async.bulk.wait_group.read covers the " +
                                opName(Cp));
-      } else if (S.W[K].holds() &&
+      } else if (S.W.holds(K) &&
                  FF.mayOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes)) {
         // Same buffer, offsets not pinned down (per-thread, swizzled, a
         // ring slot): the rewrite may hit the bytes being read.
@@ -354,75 +386,25 @@ void runCompletionRules(const FlowRuleContext &C) {
       }
     }
   };
-  // The shared object an arrive's barrier lies in, looking through mapa
-  // (a peer CTA's copy of the same object: CUTLASS releases its stages
-  // with "mapa; mbarrier.arrive.shared::cluster").
-  auto BarrierObject = [&](const FlowInst &I, uint32_t K) -> AddrKey {
-    const Opnd *B = I.op(I.Op.MbarOp);
-    if (!B)
-      return AddrKey();
-    AddrKey A = FF.address(B);
-    // The inline-asm scopes that do this all name their register
-    // remAddr32: the definition that counts is the one just before, in
-    // the arrive's block.
-    int32_t R = B->K == Opnd::Addr && B->BaseIsReg ? FF.regId(B->Name) : -1;
-    int64_t D = R >= 0 ? FF.lastDefBefore(R, K) : -1;
-    if (D >= 0 && FF.blockOf(uint32_t(D)) == FF.blockOf(K) &&
-        opWord(FF.Insts[size_t(D)].Head) == "mapa")
-      A = FF.pointerIn(FF.operand(FF.Insts[size_t(D)], 1));
-    return A;
-  };
   // Barriers whose waiters then write shared memory: a waiter that rewrites
-  // object O after its try_wait on barrier X (up to its next wait) makes an
-  // arrive on X a release of O (hand-written kernels keep barriers apart
-  // from the buffers they guard).
-  struct Guard {
-    AddrKey Bar;
-    int32_t Object;
-  };
-  std::vector<Guard> Guards;
-  bool GuardsBuilt = false;
-  auto BuildGuards = [&] {
-    GuardsBuilt = true;
-    for (size_t X = 0; X < FF.RoleInsts.size(); ++X) {
-      const FlowInst &Wt = FF.Insts[FF.RoleInsts[X]];
-      if (Wt.Op.Kind != OpKind::MbarWait)
-        continue;
-      AddrKey Bar = FF.address(Wt.op(Wt.Op.MbarOp));
-      if (!Bar.valid())
-        continue;
-      for (size_t Y = X + 1; Y < FF.RoleInsts.size() && Y < X + 64; ++Y) {
-        const FlowInst &I = FF.Insts[FF.RoleInsts[Y]];
-        if (I.Op.Kind == OpKind::MbarWait)
-          break;
-        bool Generic = (I.Op.Kind == OpKind::Store ||
-                        I.Op.Kind == OpKind::StMatrix ||
-                        I.Op.Kind == OpKind::AtomRed) &&
-                       isSharedSpace(I.Op.Dst);
-        if (!Generic && !I.Op.writesShared())
-          continue;
-        int32_t O = FF.address(I.op(I.Op.DstOp)).Base;
-        if (O >= 0)
-          Guards.push_back({Bar, O});
-      }
-    }
-  };
-  auto Guarded = [&](const AddrKey &Bar, int32_t Object) {
-    if (!GuardsBuilt)
-      BuildGuards();
-    for (const Guard &G : Guards)
-      if (G.Object == Object && G.Bar.Base == Bar.Base &&
-          (!G.Bar.OffKnown || !Bar.OffKnown || G.Bar.Off == Bar.Off))
-        return true;
-    return false;
-  };
+  // object O after its try_wait on barrier X makes an arrive on X a release
+  // of O (hand-written kernels keep barriers apart from their buffers).
+  BarrierBinding Rewriters(FF, [&](const FlowInst &I) -> int32_t {
+    bool Generic = (I.Op.Kind == OpKind::Store ||
+                    I.Op.Kind == OpKind::StMatrix ||
+                    I.Op.Kind == OpKind::AtomRed) &&
+                   isSharedSpace(I.Op.Dst);
+    if (!Generic && !I.Op.writesShared())
+      return -1;
+    return FF.address(I.op(I.Op.DstOp)).Base;
+  });
   // A release of shared memory to another role (mbarrier.arrive without
   // expect_tx: "this slot is free") while a store issued since the last
   // bulk wait may still be reading: if the released buffer is its source,
   // the next writer races with the store. (Not the exit: shipped kernels,
   // TK's B200 GEMM, CUTLASS 70 fp8, exit with a store in flight.)
   auto CheckRelease = [&](const CompState &S, uint32_t AtK) {
-    AddrKey Bar = BarrierObject(FF.Insts[AtK], AtK);
+    AddrKey Bar = FF.localBarrier(AtK);
     if (!Bar.valid())
       return;
     // One report per release, naming the store issued last before it.
@@ -433,9 +415,9 @@ void runCompletionRules(const FlowRuleContext &C) {
       // barriers kept beside its buffers) is taken to guard it, as is one
       // whose waiters rewrite that object; a separate object nobody writes
       // after waiting on it (a scheduler's "finished" flag) is not.
-      if (St.R != Role::BulkGroup || !S.W[K].holds() || ReportedUse[K] ||
+      if (St.R != Role::BulkGroup || !S.W.holds(K) || ReportedUse[K] ||
           !FF.Insts[St.Inst].Op.readsSharedAsync() || !St.Src.valid() ||
-          (St.Src.Base != Bar.Base && !Guarded(Bar, St.Src.Base)))
+          (St.Src.Base != Bar.Base && !Rewriters.binds(Bar, St.Src.Base)))
         continue;
       ReportedUse[K] = 1;
       auto Before = [&](int64_t X) { return Sites[size_t(X)].Inst < AtK; };
@@ -496,8 +478,7 @@ void runCompletionRules(const FlowRuleContext &C) {
 
   CompState Entry;
   Entry.F.assign(Sites.size(), Absent);
-  Entry.W.assign(NC, WaitCond{});
-  Entry.U.assign(NC, Cond{});
+  Entry.W.N = Entry.U.N = NC;
   Entry.P.setTrue();
   // Branch correlation matters to the commit checks only.
   std::optional<PathConditions> PC;
@@ -620,9 +601,7 @@ void runCompletionRules(const FlowRuleContext &C) {
           CheckWrongKind(S, true, K);
         }
         Wait(Role::BulkGroup, FF.constant(I.op(I.Op.WaitNOp)));
-        for (size_t X = 0; X < NC; ++X)
-          if (Covers(I, Sites[X]))
-            S.W[X].setNone();
+        S.W.drop([&](size_t X) { return Covers(I, Sites[X]); });
         break;
       case OpKind::MbarWait: {
         AddrKey Bar = FF.address(I.op(I.Op.MbarOp));
@@ -636,8 +615,7 @@ void runCompletionRules(const FlowRuleContext &C) {
         if (FF.callHasEffects(I)) {
           for (uint8_t &F : S.F)
             F = killMaybe(F, false);
-          for (WaitCond &X : S.W)
-            X.setNone();
+          S.W.V.clear();
           Committed(S, Role::CpAsync, nullptr);
           Committed(S, Role::BulkGroup, nullptr);
         }
@@ -669,9 +647,9 @@ void runCompletionRules(const FlowRuleContext &C) {
         size_t X = size_t(SiteOf[K]);
         S.F[X] = pending(0);
         if (X < NC) {
-          S.U[X].assignFrom(S.P);
+          S.U.set(X, S.P);
           if (Sites[X].R == Role::BulkGroup)
-            S.W[X].assignFrom(S.P);
+            S.W.set(X, S.P);
         }
       }
       if (I.KillsBase >= 0)

@@ -1232,6 +1232,19 @@ AddrKey FlowFunction::pointerIn(const Opnd *O) const {
   return V.K == Val::Ptr ? AddrKey(V.Base, V.OffKnown, V.Off) : AddrKey();
 }
 
+AddrKey FlowFunction::localBarrier(uint32_t K) const {
+  const FlowInst &I = Insts[K];
+  const Opnd *B = I.op(I.Op.MbarOp);
+  if (!B)
+    return AddrKey();
+  int32_t R = B->K == Opnd::Addr && B->BaseIsReg ? regId(B->Name) : -1;
+  int64_t D = R >= 0 ? lastDefBefore(R, K) : -1;
+  if (D >= 0 && blockOf(uint32_t(D)) == blockOf(K) &&
+      opWord(Insts[size_t(D)].Head) == "mapa")
+    return pointerIn(operand(Insts[size_t(D)], 1));
+  return address(B);
+}
+
 std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
   if (!O)
     return std::nullopt;

@@ -242,6 +242,11 @@ public:
   /// The pointer a register operand holds (mapa's source address); invalid
   /// when it is not a register or holds no known pointer.
   AddrKey pointerIn(const Opnd *O) const;
+  /// The local address of instruction K's mbarrier operand, looking through
+  /// a mapa just before it in its block: CUTLASS signals a peer CTA's copy
+  /// of its own barrier with "mapa; mbarrier.arrive.shared::cluster", in
+  /// inline-asm scopes that all name the register remAddr32.
+  AddrKey localBarrier(uint32_t K) const;
   /// Constant value of an immediate or of a register holding a constant.
   std::optional<int64_t> constant(const Opnd *O) const;
   /// Whether the function has a statement of this kind at all.

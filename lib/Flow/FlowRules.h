@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxlint {
@@ -70,6 +71,70 @@ private:
   std::optional<uint64_t> computeCopyBytes(const FlowInst &I) const;
   mutable std::vector<uint8_t> BytesMemo; ///< 0 unknown yet, 1 none, 2 value
   mutable std::vector<uint64_t> BytesVal;
+};
+
+/// "Whoever waits on barrier Bar then touches Object": binds a barrier to
+/// the shared objects its waiters access (until their next wait, at most 64
+/// role instructions on), so that an arrive on Bar hands those objects over.
+struct BarrierUse {
+  AddrKey Bar;
+  int32_t Object;
+};
+/// Every (barrier, object) pair where ObjectOf(I) (-1: none) names what a
+/// waiter's later instruction I touches.
+template <class ObjectFn>
+std::vector<BarrierUse> barrierUses(const FlowFunction &FF, ObjectFn &&ObjectOf) {
+  std::vector<BarrierUse> Uses;
+  const std::vector<uint32_t> &RI = FF.RoleInsts;
+  for (size_t X = 0; X < RI.size(); ++X) {
+    const FlowInst &Wt = FF.Insts[RI[X]];
+    if (Wt.Op.Kind != OpKind::MbarWait)
+      continue;
+    AddrKey Bar = FF.address(Wt.op(Wt.Op.MbarOp));
+    if (!Bar.valid())
+      continue;
+    for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {
+      const FlowInst &I = FF.Insts[RI[Y]];
+      if (I.Op.Kind == OpKind::MbarWait)
+        break;
+      int32_t O = ObjectOf(I);
+      if (O >= 0)
+        Uses.push_back({Bar, O});
+    }
+  }
+  return Uses;
+}
+/// Whether Uses binds barrier Bar (same object; offsets equal when both
+/// are known) to Object.
+inline bool barrierGuards(const std::vector<BarrierUse> &Uses,
+                          const AddrKey &Bar, int32_t Object) {
+  for (const BarrierUse &U : Uses)
+    if (U.Object == Object && U.Bar.Base == Bar.Base &&
+        (!U.Bar.OffKnown || !Bar.OffKnown || U.Bar.Off == Bar.Off))
+      return true;
+  return false;
+}
+
+/// barrierUses(FF, ObjectOf), built on the first question (most functions
+/// never ask).
+template <class ObjectFn> class BarrierBinding {
+public:
+  BarrierBinding(const FlowFunction &FF, ObjectFn ObjectOf)
+      : FF(FF), ObjectOf(std::move(ObjectOf)) {}
+  /// Whether an arrive on Bar hands Object to the barrier's waiters.
+  bool binds(const AddrKey &Bar, int32_t Object) {
+    if (!Built) {
+      Built = true;
+      Uses = barrierUses(FF, ObjectOf);
+    }
+    return barrierGuards(Uses, Bar, Object);
+  }
+
+private:
+  const FlowFunction &FF;
+  ObjectFn ObjectOf;
+  bool Built = false;
+  std::vector<BarrierUse> Uses;
 };
 
 /// One entry of the flow-rule registry: a rule (or a rule group sharing one

@@ -128,6 +128,13 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   if (Sites.empty())
     return;
   std::vector<char> ReportedAt(FF.Insts.size(), 0);
+  // Hand-offs to the async proxy in another role: the waiters of a barrier
+  // then issue a bulk/tensor store (or reduction) from an object, so an
+  // arrive on that barrier hands the object over. The writers' fence must
+  // come before the arrive (an mbarrier orders threads, not proxies).
+  BarrierBinding Readers(FF, [&](const FlowInst &I) -> int32_t {
+    return I.Op.readsSharedAsync() ? FF.address(I.op(I.Op.SrcOp)).Base : -1;
+  });
 
   FactVector Entry;
   Entry.F.assign(Sites.size(), Absent);
@@ -143,6 +150,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     return (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) ||
            Op.Kind == OpKind::FenceMbarrierInit || Op.Kind == OpKind::Barrier ||
            Op.Kind == OpKind::Call || Op.readsSharedAsync() ||
+           Op.Kind == OpKind::MbarArrive ||
            (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
             Op.Kind != OpKind::CpAsync) ||
            SiteOf[K] >= 0 ||
@@ -202,6 +210,30 @@ void runProxyFenceRule(const FlowRuleContext &C) {
             D.note(FF.Insts[size_t(Bar)].Range,
                    "this barrier orders the threads, not the proxies: the "
                    "writers' fence.proxy.async belongs before it");
+        }
+      }
+      if (Report && Op.Kind == OpKind::MbarArrive && !ReportedAt[K]) {
+        AddrKey Bar = FF.localBarrier(K);
+        for (size_t X = 0; X < Sites.size() && Bar.valid(); ++X) {
+          const Site &St = Sites[X];
+          if (St.Init || ReportedAt[K] || !isPending(S.F[X]) ||
+              !Readers.binds(Bar, St.Addr.Base))
+            continue;
+          ReportedAt[K] = 1;
+          uint32_t Wr = lastWriteOf(FF, SiteOf, K, St.Inst);
+          auto D = C.likely(rules::FlowMissingProxyFence, I.Range,
+                            "this mbarrier.arrive hands shared memory written "
+                            "through the generic proxy to an async-proxy "
+                            "reader in another role without "
+                            "fence.proxy.async");
+          D.note(FF.Insts[Wr].Range, "generic-proxy write here");
+          if (Wr + 1 < K)
+            D.note(FF.Insts[Wr + 1].Range,
+                   "add fence.proxy.async.shared::cta here, between the "
+                   "writes and the arrive");
+          D.note(I.Range, "the waiters of this barrier then read the memory "
+                          "with a bulk/tensor copy");
+          break;
         }
       }
       if (Report && !ReportedAt[K] && Op.isCopy() &&
