@@ -54,7 +54,7 @@ bool parseIntegerLiteral(std::string_view S, uint64_t &Value, bool &Overflow,
     // ptxas 13.0 accumulates modulo 2^64 and says "Constant overflow" when
     // the value read so far has its top bit set before another digit: so
     // 2^64+16 is accepted (as 16) and 2^70 is not, and which literals
-    // between pass depends on their digits (matched ptxas on 250 random ones).
+    // between pass depends on their digits (matched ptxas on 500 random ones).
     if (Value >> 63)
       Overflow = true;
     if (Value > (UINT64_MAX - D) / Base)
