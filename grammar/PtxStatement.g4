@@ -66,9 +66,9 @@ vectorElements
 
 // Constant expressions, flat rather than left-recursive: ANTLR's
 // precedence-climbing rules cost several times more per operand, and PTX
-// operands are almost always a single name or number. Precedence does not
-// matter here: the linter never evaluates a binary expression except
-// "base + offset" in an address, which addressBody handles.
+// operands are almost always a single name or number. The AST builder
+// applies C precedence when it evaluates one, and checks an address against
+// the forms ptxas takes ([name], [name+constant], [constant]).
 expr
     : unary (binaryOp unary)*
     ;
@@ -78,7 +78,7 @@ binaryOp
     ;
 
 unary
-    : MINUS unary                                           # negExpr
+    : op=(MINUS | PLUS | TILDE | BANG) unary                 # prefixExpr
     | LPAREN expr RPAREN                                    # parenExpr
     | IDENT MODIFIER?                                       # nameExpr
     | INT                                                   # intExpr
@@ -164,6 +164,7 @@ SHR          : '>>' ;
 AMP          : '&' ;
 PIPE         : '|' ;
 CARET        : '^' ;
+TILDE        : '~' ;
 LT           : '<' ;
 GT           : '>' ;
 EQ           : '=' ;

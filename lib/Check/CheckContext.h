@@ -17,6 +17,7 @@
 #include "ptxlint/SpecTables.h"
 #include "ptxlint/Target.h"
 
+#include <list>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,15 @@ struct InstructionCheck {
   const spec::FormSpec *Form = nullptr;
   /// Groups already reported as wrong (not to be reported missing too).
   std::vector<const spec::GroupSpec *> Reported;
+  /// Misspelt qualifiers with one near spelling: Quals points at the
+  /// correction (in Corrections) and the check goes on with it; the report
+  /// waits until the form is known (a fix-it only if the form takes it).
+  struct Typo {
+    const Modifier *Written;
+    std::string Message;
+  };
+  std::vector<Typo> Typos;
+  std::list<Modifier> Corrections; // stable addresses, nothing allocated until used
   std::vector<Target> Targets;       ///< the module's target (see
                                      ///< effectiveTarget), if known
   PtxVersion Version;                ///< the module's PTX version (or 0.0)

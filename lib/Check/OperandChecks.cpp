@@ -346,11 +346,8 @@ static bool allDeclared(InstructionCheck &C, const Operand &Op) {
 static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
                            const Operand &Op) {
   std::string Name = "'" + std::string(S.Name) + "'";
-  if (Op.Overflow) {
-    C.report(rules::OperandValue, Op.Range,
-             Name + " does not fit in 64 bits");
-    return;
-  }
+  if (Op.Overflow)
+    return; // ptxas's "Constant overflow": the parser reported it (O204)
   int64_t V = Op.Value;
   // ptxas judges some immediates after truncating them to 32 bits.
   int64_t Judged = S.Truncate32 ? int64_t(uint32_t(uint64_t(V))) : V;

@@ -48,11 +48,79 @@ static const GroupSpec *stateSpaceGroup(const spec::InstructionSpec &I) {
   return nullptr;
 }
 
+/// Edit distance with adjacent transpositions (".glboal" is one edit).
+static size_t editDistance(std::string_view A, std::string_view B) {
+  std::vector<std::vector<size_t>> D(A.size() + 1,
+                                     std::vector<size_t>(B.size() + 1));
+  for (size_t I = 0; I <= A.size(); ++I)
+    D[I][0] = I;
+  for (size_t J = 0; J <= B.size(); ++J)
+    D[0][J] = J;
+  for (size_t I = 1; I <= A.size(); ++I)
+    for (size_t J = 1; J <= B.size(); ++J) {
+      D[I][J] = std::min({D[I - 1][J] + 1, D[I][J - 1] + 1,
+                          D[I - 1][J - 1] + (A[I - 1] != B[J - 1])});
+      if (I > 1 && J > 1 && A[I - 1] == B[J - 2] && A[I - 2] == B[J - 1])
+        D[I][J] = std::min(D[I][J], D[I - 2][J - 2] + 1);
+    }
+  return D[A.size()][B.size()];
+}
+
+/// The spellings of the instruction's qualifiers nearest to an unknown word,
+/// if near enough to be a typo: one edit, two in a word of ten characters or
+/// more (".b4x16" is no typo of ".bf16"). More than one: the typo is
+/// ambiguous.
+static Words nearestSpellings(const spec::InstructionSpec &I,
+                              std::string_view Word) {
+  Words Best;
+  size_t BestDistance = Word.size() >= 10 ? 2 : 1;
+  for (const GroupSpec &G : I.Groups)
+    for (std::string_view V : G.Values) {
+      size_t D = editDistance(Word, V);
+      if (D > BestDistance || contains(Best, V))
+        continue;
+      if (D < BestDistance || Best.empty())
+        Best.clear();
+      BestDistance = D;
+      Best.push_back(V);
+    }
+  return Best;
+}
+
+/// A misspelt qualifier: "did you mean", and with one candidate the check
+/// goes on as if it were written (so no qualifier is reported missing and
+/// no fix-it adds one next to the typo). The fix-it is given later, once
+/// the form is known to take the correction (reportTypos).
+static void reportUnknown(InstructionCheck &C, Qualifier &Q) {
+  std::string_view Text = Q.Mod->Text;
+  Words Near = nearestSpellings(C.Spec, Text);
+  std::string Msg = "unknown qualifier " + q(Text) + " on " +
+                    std::string(C.Spec.Name);
+  if (Near.size() != 1) {
+    if (!Near.empty())
+      Msg += "; did you mean " + quotedList(Near) + "?";
+    // Spellings of one group (.ca or .cg): the group is not missing too.
+    const GroupSpec *G = Near.empty() ? nullptr : spec::groupOf(C.Spec, Near[0]);
+    if (G && std::all_of(Near.begin(), Near.end(), [&](std::string_view V) {
+          return spec::groupOf(C.Spec, V) == G;
+        }))
+      C.Reported.push_back(G);
+    C.report(rules::UnknownQualifier, Q.Mod->Range, Msg).spec(C.Spec.Section);
+    return;
+  }
+  C.Typos.push_back({Q.Mod, Msg + "; did you mean " + q(Near[0]) + "?"});
+  Q.Mod = &C.Corrections.emplace_back(Modifier{Near[0], Q.Mod->Range});
+  Q.Group = spec::groupOf(C.Spec, Near[0]);
+}
+
 static bool classify(InstructionCheck &C) {
   bool Ok = true;
   std::vector<const Qualifier *> SeenInGroup;
   for (size_t K = 0; K < C.Quals.size(); ++K) {
     Qualifier &Q = C.Quals[K];
+    if (!Q.Group && !spec::isKnownQualifier(Q.Mod->Text) &&
+        !isPtxStateSpace(Q.Mod->Text))
+      reportUnknown(C, Q); // corrected when the typo is certain
     std::string_view Text = Q.Mod->Text;
     if (!Q.Group) {
       Ok = false;
@@ -83,12 +151,7 @@ static bool classify(InstructionCheck &C) {
                  q(Text) + " is a state space " + std::string(C.Spec.Name) +
                      " does not take; expected " + quotedList(Spaces->Values))
             .spec(C.Spec.Section);
-      else
-        C.report(rules::UnknownQualifier, Q.Mod->Range,
-                 "unknown qualifier " + q(Text) + " on " +
-                     std::string(C.Spec.Name))
-            .spec(C.Spec.Section);
-      continue;
+      continue; // unknown: reportUnknown said it
     }
     const Qualifier *Same = nullptr, *Rival = nullptr;
     for (const Qualifier *P : SeenInGroup) {
@@ -352,6 +415,27 @@ static void checkTables(InstructionCheck &C) {
   }
 }
 
+/// The misspelt qualifiers (see reportUnknown), with a fix-it that replaces
+/// the word where the chosen form takes its correction.
+static void reportTypos(InstructionCheck &C) {
+  for (const InstructionCheck::Typo &T : C.Typos) {
+    auto Q = std::find_if(C.Quals.begin(), C.Quals.end(), [&](const Qualifier &Q) {
+      return Q.Mod->Range.Begin == T.Written->Range.Begin;
+    });
+    const GroupSpec *G = Q->Group;
+    bool Taken = C.Form && G &&
+                 (G->Kind == GroupKind::StateSpace ||
+                  ((contains(C.Form->Required, G->Name) ||
+                    contains(C.Form->Optional, G->Name)) &&
+                   contains(acceptedValues(*C.Form, *G), Q->Mod->Text)));
+    DiagBuilder D = C.report(rules::UnknownQualifier, T.Written->Range, T.Message);
+    if (Taken)
+      D.fix(T.Written->Range, std::string(Q->Mod->Text));
+    D.spec(C.Spec.Section);
+    Q->Reported = true; // not "not allowed" too, under a name not written
+  }
+}
+
 static void reportUndocumented(InstructionCheck &C) {
   for (const Qualifier &Q : C.Quals)
     if (Q.Group && !Q.Reported && Q.Group->Undocumented) {
@@ -368,6 +452,7 @@ static void reportUndocumented(InstructionCheck &C) {
 void checkQualifiers(InstructionCheck &C) {
   bool Classified = classify(C);
   C.Form = chooseForm(C, Classified);
+  reportTypos(C);
   reportUndocumented(C);
   if (!C.Form)
     return;

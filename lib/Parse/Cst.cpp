@@ -20,7 +20,7 @@ CstKind kindOf(antlr4::ParserRuleContext *C) {
   KIND(TupleOperandContext, TupleOperand)
   KIND(NegatedOperandContext, NegatedOperand)
   KIND(ExprOperandContext, ExprOperand)
-  KIND(NegExprContext, NegExpr)
+  KIND(PrefixExprContext, PrefixExpr)
   KIND(ParenExprContext, ParenExpr)
   KIND(NameExprContext, NameExpr)
   KIND(IntExprContext, IntExpr)

@@ -26,7 +26,7 @@ enum class CstKind : uint8_t {
   InstructionStatement, Guard, Modifier, OperandList,
   AddressOperand, VectorOperand, TupleOperand, NegatedOperand, ExprOperand,
   AddressBody, VectorElements, Expr, BinaryOp,
-  NegExpr, ParenExpr, NameExpr, IntExpr, FloatExpr,
+  PrefixExpr, ParenExpr, NameExpr, IntExpr, FloatExpr,
   VersionDirective, TargetDirective, AddressSizeDirective, TargetName,
   DeclarationStatement, DeclSpecifier, Declarator, Initializer,
   FunctionHeader, ParamList, Param, FunctionAttribute,

@@ -190,6 +190,7 @@ size_t FastLexer::lexOne(size_t &Start) {
   case '&': return L::AMP;
   case '|': return L::PIPE;
   case '^': return L::CARET;
+  case '~': return L::TILDE;
   case '=': return L::EQ;
   case ':': return L::COLON;
   case '<':

@@ -19,9 +19,11 @@ using namespace ptxlint_grammar;
 
 namespace ptxlint {
 
-bool parseIntegerLiteral(std::string_view S, uint64_t &Value, bool &Overflow) {
+bool parseIntegerLiteral(std::string_view S, uint64_t &Value, bool &Overflow,
+                         bool *Wrapped) {
   Overflow = false;
   Value = 0;
+  bool Wide = false;
   if (!S.empty() && (S.back() == 'U' || S.back() == 'u'))
     S.remove_suffix(1);
   if (S.empty())
@@ -49,14 +51,24 @@ bool parseIntegerLiteral(std::string_view S, uint64_t &Value, bool &Overflow) {
       return false;
     if (D >= Base)
       return false;
-    if (Value > (UINT64_MAX - D) / Base)
+    // ptxas 13.0 accumulates modulo 2^64 and says "Constant overflow" when
+    // the value read so far has its top bit set before another digit: so
+    // 2^64+16 is accepted (as 16) and 2^70 is not, and which literals
+    // between pass depends on their digits (matched ptxas on 250 random ones).
+    if (Value >> 63)
       Overflow = true;
+    if (Value > (UINT64_MAX - D) / Base)
+      Wide = true;
     Value = Value * Base + D;
   }
+  if (Wrapped)
+    *Wrapped = Wide;
   return true;
 }
 
 namespace {
+
+std::string inQuotes(std::string_view S) { return "'" + std::string(S) + "'"; }
 
 /// Turns ANTLR's expectation sets into a compiler-style message.
 class ErrorCollector : public antlr4::BaseErrorListener {
@@ -324,9 +336,14 @@ struct StatementParser::Impl {
 
   // --- AST building ----------------------------------------------------------
   Operand buildExpr(uint32_t I);
+  Operand buildFlat(const uint32_t *Kids, uint32_t N);
   Operand buildUnary(uint32_t I);
   Operand buildOperand(uint32_t I);
   void buildAddress(uint32_t Body, Operand &Out);
+  bool onlyIntegers(const uint32_t *Kids, uint32_t N) const;
+  void badAddress(uint32_t Expr, std::string Msg);
+  /// Set by badAddress: the instruction is dropped, as on a syntax error.
+  bool AddressError = false;
   bool parseInstruction(Statement &S);
   bool parseDirective(Statement &S);
   bool parseDeclaration(Statement &S);
@@ -343,11 +360,21 @@ Operand StatementParser::Impl::buildUnary(uint32_t I) {
   case CstKind::IntExpr: {
     O.Kind = OperandKind::Immediate;
     uint64_t V;
-    bool Overflow;
-    if (parseIntegerLiteral(O.Text, V, Overflow)) {
+    bool Overflow, Wrapped;
+    if (parseIntegerLiteral(O.Text, V, Overflow, &Wrapped)) {
       O.HasValue = !Overflow;
       O.Overflow = Overflow;
       O.Value = int64_t(V);
+      // Every literal of an instruction passes here once: ptxas's verdict on
+      // it is reported here, whatever operand it is part of.
+      if (Overflow)
+        DiagBuilder(Diags, rules::OperandValue, O.Range,
+                    inQuotes(O.Text) + " overflows: ptxas 13.0 rejects it "
+                                "(\"Constant overflow\")");
+      else if (Wrapped)
+        DiagBuilder(Diags, rules::ImmediateTooWide, O.Range,
+                    inQuotes(O.Text) + " is 2^64 or more; ptxas 13.0 takes it modulo "
+                                "2^64, as " + std::to_string(V));
     }
     return O;
   }
@@ -364,16 +391,18 @@ Operand StatementParser::Impl::buildUnary(uint32_t I) {
       O.Kind = OperandKind::Symbol; // the symbol table may say it is a .reg
     return O;
   }
-  case CstKind::NegExpr: {
-    uint32_t Sub = ~0u;
-    forChildren(I, [&](uint32_t C) {
-      if (node(C).Kind != CstKind::Terminal)
-        Sub = C;
-    });
-    Operand Inner = buildUnary(Sub);
+  case CstKind::PrefixExpr: { // -x, +x, ~x, !x
+    const CstNode &N = node(I);
+    size_t Op = Toks[N.FirstToken].Type;
+    Operand Inner = buildUnary(Tree->Children[N.ChildEnd - 1]);
+    uint64_t V = uint64_t(Inner.Value);
     if (Inner.Kind == OperandKind::Immediate)
-      Inner.Value = int64_t(0 - uint64_t(Inner.Value));
-    else if (Inner.Kind != OperandKind::FloatImm)
+      Inner.Value = int64_t(Op == PtxStatementLexer::MINUS   ? 0 - V
+                            : Op == PtxStatementLexer::TILDE ? ~V
+                            : Op == PtxStatementLexer::BANG  ? uint64_t(V == 0)
+                                                             : V);
+    else if (Inner.Kind != OperandKind::FloatImm ||
+             (Op != PtxStatementLexer::MINUS && Op != PtxStatementLexer::PLUS))
       break;
     Inner.Range = O.Range;
     Inner.Text = O.Text;
@@ -400,43 +429,158 @@ Operand StatementParser::Impl::buildUnary(uint32_t I) {
 
 Operand StatementParser::Impl::buildExpr(uint32_t I) {
   const CstNode &N = node(I);
-  if (N.ChildEnd - N.ChildBegin == 1) // one operand, no operator
-    return buildUnary(Tree->Children[N.ChildBegin]);
+  return buildFlat(&Tree->Children[N.ChildBegin], N.ChildEnd - N.ChildBegin);
+}
+
+namespace {
+/// C's binary operator precedence, which ptxas 13.0 applies to constant
+/// expressions (8+8*2 is 24, 1+2<<3 is 24, 3|4&6 is 7: measured).
+int precedence(size_t Op) {
+  using L = PtxStatementLexer;
+  switch (Op) {
+  case L::STAR: case L::SLASH: case L::PERCENT_OP: return 5;
+  case L::PLUS: case L::MINUS: return 4;
+  case L::SHL: case L::SHR: return 3;
+  case L::AMP: return 2;
+  case L::CARET: return 1;
+  default: return 0; // PIPE
+  }
+}
+
+/// One binary operation in 64 bits; false where the result is not certain
+/// (a division by zero, signed division or shift of a negative value, a
+/// shift by 64 or more): the expression then stays unevaluated.
+bool apply(size_t Op, uint64_t L, uint64_t R, uint64_t &Out) {
+  using T = PtxStatementLexer;
+  bool Negative = int64_t(L) < 0 || int64_t(R) < 0;
+  switch (Op) {
+  case T::PLUS: Out = L + R; return true;
+  case T::MINUS: Out = L - R; return true;
+  case T::STAR: Out = L * R; return true;
+  case T::SLASH:
+  case T::PERCENT_OP:
+    if (R == 0 || Negative)
+      return false;
+    Out = Op == T::SLASH ? L / R : L % R;
+    return true;
+  case T::SHL:
+  case T::SHR:
+    if (R >= 64 || Negative)
+      return false;
+    Out = Op == T::SHL ? L << R : L >> R;
+    return true;
+  case T::AMP: Out = L & R; return true;
+  case T::CARET: Out = L ^ R; return true;
+  case T::PIPE: Out = L | R; return true;
+  default: return false;
+  }
+}
+} // namespace
+
+/// Kids[0..N) of a flat expression: unary (binaryOp unary)*. An integer
+/// constant expression becomes an Immediate with its value; anything else
+/// an Expr over the whole text (the checks say nothing certain about those).
+Operand StatementParser::Impl::buildFlat(const uint32_t *Kids, uint32_t N) {
+  if (N == 1) // one operand, no operator
+    return buildUnary(Kids[0]);
   Operand O;
-  O.Range = range(I);
+  O.Range = {range(Kids[0]).Begin, range(Kids[N - 1]).End};
   O.Text = text(O.Range);
   O.Kind = OperandKind::Expr;
+  // Operator precedence over a value stack and an operator stack.
+  std::vector<uint64_t> Values;
+  std::vector<size_t> Ops;
+  bool Known = true;
+  auto Reduce = [&] {
+    uint64_t R = Values.back();
+    Values.pop_back();
+    Known &= apply(Ops.back(), Values.back(), R, Values.back());
+    Ops.pop_back();
+  };
+  for (uint32_t K = 0; K < N; K += 2) {
+    Operand U = buildUnary(Kids[K]); // each literal built (and judged) once
+    Known &= U.Kind == OperandKind::Immediate && U.HasValue;
+    Values.push_back(uint64_t(U.Value));
+    if (K + 1 == N)
+      break;
+    size_t Op = Toks[node(Kids[K + 1]).FirstToken].Type;
+    while (!Ops.empty() && precedence(Ops.back()) >= precedence(Op))
+      Reduce();
+    Ops.push_back(Op);
+  }
+  while (!Ops.empty())
+    Reduce();
+  if (Known) {
+    O.Kind = OperandKind::Immediate;
+    O.HasValue = true;
+    O.Value = int64_t(Values.back());
+  }
   return O;
 }
 
-/// [base], [base+imm], [base+-imm], [imm], [tensorMap, {c0, ...}]
+/// Whether Kids[0..N) name no register, variable or floating-point value:
+/// the offset (or immediate address) ptxas takes is an integer constant.
+bool StatementParser::Impl::onlyIntegers(const uint32_t *Kids, uint32_t N) const {
+  for (uint32_t T = node(Kids[0]).FirstToken; T <= node(Kids[N - 1]).LastToken; ++T)
+    if (Toks[T].Type == PtxStatementLexer::IDENT ||
+        Toks[T].Type == PtxStatementLexer::FLOAT)
+      return false;
+  return true;
+}
+
+/// Reports an address ptxas does not parse, once per statement as for any
+/// syntax error.
+void StatementParser::Impl::badAddress(uint32_t Expr, std::string Msg) {
+  if (!AddressError)
+    DiagBuilder(Diags, rules::SyntaxError, range(Expr), std::move(Msg));
+  AddressError = true;
+}
+
+/// ptxas 13.0 takes an address as [name], [name+constant] or [constant],
+/// the constant an integer expression, then ", {coordinates}" in tensor
+/// forms. It rejects [%r1-16], [16+%r1], [(%r1)], [%r1*2], [%r1+%r2] and
+/// [%r1+1.0] (measured), which badAddress reports. The base, then the
+/// coordinate vector, go to Out.Elements; the offset's value to Out.Offset.
 void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
   uint32_t E = child(Body, CstKind::Expr);
-  // The base (or whole expression), then the coordinate vector if any.
   Out.Elements.reserve(1 + countChildren(Body, [](CstKind K) {
                           return K != CstKind::Terminal && K != CstKind::Expr;
                         }));
-  // "base + offset" is exactly three children: unary, binaryOp, unary.
   const CstNode &EN = node(E);
-  bool Split = false;
-  if (EN.ChildEnd - EN.ChildBegin == 3) {
-    const uint32_t *Kids = &Tree->Children[EN.ChildBegin];
-    uint16_t Op = Toks[node(Kids[1]).FirstToken].Type;
-    Operand L = buildUnary(Kids[0]);
-    Operand R = buildUnary(Kids[2]);
-    if ((Op == PtxStatementLexer::PLUS || Op == PtxStatementLexer::MINUS) &&
-        (L.Kind == OperandKind::Register || L.Kind == OperandKind::Symbol) &&
-        R.Kind == OperandKind::Immediate && R.HasValue) {
+  const uint32_t *Kids = &Tree->Children[EN.ChildBegin];
+  uint32_t N = EN.ChildEnd - EN.ChildBegin;
+  auto NoneOfThese = [&] {
+    return "ptxas 13.0 takes an address as [name], [name+offset] or [offset], "
+           "the offset an integer constant expression; " +
+           inQuotes(text(E)) + " is none of these";
+  };
+  if (node(Kids[0]).Kind != CstKind::NameExpr) { // an immediate address
+    Out.Elements.push_back(buildFlat(Kids, N));
+    if (!onlyIntegers(Kids, N))
+      badAddress(E, NoneOfThese());
+  } else if (N == 1) {
+    Out.Elements.push_back(buildUnary(Kids[0]));
+  } else {
+    Operand Base = buildUnary(Kids[0]);
+    Operand Off = buildFlat(Kids + 2, N - 2);
+    size_t Op = Toks[node(Kids[1]).FirstToken].Type;
+    if (Op == PtxStatementLexer::MINUS)
+      badAddress(E, "ptxas 13.0 takes only '+' after an address's base: write " +
+                        inQuotes(std::string(Base.Text) + "+-" + std::string(Off.Text)));
+    else if (Op != PtxStatementLexer::PLUS || !onlyIntegers(Kids + 2, N - 2))
+      badAddress(E, NoneOfThese());
+    if (Off.Kind == OperandKind::Immediate && Off.HasValue) {
       Out.HasOffset = true;
-      Out.Offset = Op == PtxStatementLexer::MINUS ? int64_t(0 - uint64_t(R.Value))
-                                                  : R.Value;
-      Out.OffsetRange = R.Range;
-      Out.Elements.push_back(std::move(L));
-      Split = true;
+      Out.Offset = Off.Value;
+      Out.OffsetRange = Off.Range;
+      Out.Elements.push_back(std::move(Base));
+    } else { // an offset not evaluated: the whole stays an expression
+      Operand Whole;
+      Whole.Range = range(E);
+      Whole.Text = text(Whole.Range);
+      Out.Elements.push_back(std::move(Whole));
     }
   }
-  if (!Split)
-    Out.Elements.push_back(buildExpr(E));
   forChildren(Body, [&](uint32_t C) {
     CstKind K = node(C).Kind;
     if (K != CstKind::Terminal && K != CstKind::Expr)
@@ -513,12 +657,18 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
     }
   });
   uint32_t Ops = child(Root, CstKind::OperandList);
+  AddressError = false;
   if (Ops != ~0u) {
     I.Operands.reserve(countNodes(Ops));
     forChildren(Ops, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
         I.Operands.push_back(buildOperand(C));
     });
+  }
+  if (AddressError) { // not an instruction ptxas reads: like a syntax error
+    M.Instructions.pop_back();
+    S.ParsedIndex = -1;
+    return false;
   }
   return true;
 }

@@ -31,9 +31,12 @@ private:
 };
 
 /// Parses a PTX integer literal (decimal, 0x hex, 0b binary, leading-0 octal,
-/// optional U suffix). Returns false if it is malformed; sets Overflow when
-/// the value does not fit in 64 bits.
-bool parseIntegerLiteral(std::string_view Text, uint64_t &Value, bool &Overflow);
+/// optional U suffix) as ptxas 13.0 reads it: Value is the literal modulo
+/// 2^64, Wrapped (if given) says the literal is 2^64 or more, and Overflow is
+/// ptxas's "Constant overflow" (see the definition). Returns false if it is
+/// malformed.
+bool parseIntegerLiteral(std::string_view Text, uint64_t &Value, bool &Overflow,
+                         bool *Wrapped = nullptr);
 
 } // namespace ptxlint
 #endif

@@ -13,7 +13,9 @@
 //            spaces swapped; a foreign and an unknown qualifier added; an
 //            operand dropped or added; every operand replaced by each entry
 //            of a pool of registers, immediates, addresses and vectors; the
-//            coordinate and im2colInfo vectors one too long and too short
+//            coordinate and im2colInfo vectors one too long and too short;
+//            each address's base in the address-expression forms ptxas
+//            takes and those it does not parse
 //   redop    (cp.reduce.async.bulk) every redOp x type x .noftz, per form
 //   target   the valid variants that carry a feature, on every target from
 //            sm_75 to sm_121f, at the target's first PTX version and at each
@@ -67,7 +69,21 @@ const std::vector<std::string> ImmPool = {
     "0",   "1",    "2",     "4",       "8",       "15",        "16",
     "17",  "32",   "-1",    "-16",     "31",      "511",       "512",
     "65535", "65536", "1048560", "1048576", "2147483648", "4294967296",
-    "4294967312", "0x10", "16U", "020", "0b10000", "-0x10", "0xFFFFFFFF"};
+    "4294967312", "0x10", "16U", "020", "0b10000", "-0x10", "0xFFFFFFFF",
+    // Constant expressions and literals of 2^64 and more: ptxas reads them
+    // modulo 2^64 until its "Constant overflow" (issue 12).
+    "8+8*2", "1+2<<3", "+16", "~0", "!0", "-(-16)", "18446744073709551632",
+    "73786976294838206480", "1180591620717411303440",
+    "0x100000000000000000000000000000010", "0x80000000000000010"};
+
+/// Address expressions around an operand's base B: the forms ptxas takes
+/// ([B+constant], the constant an integer expression) and those it does not
+/// parse (issue 12).
+const std::vector<std::pair<const char *, const char *>> AddressForms = {
+    {"", "-16"},  {"", "+%rd3"}, {"-16+", ""},   {"", "*2"},
+    {"(", ")"},   {"", "+1.0"},  {"", "++16"},   {"", "+8*2"},
+    {"", "+~15"}, {"", "+ -(-16)"}, {"", "+18446744073709551632"},
+    {"", "+1180591620717411303440"}, {"16+", ""}, {"", "+(16)"}};
 
 struct Variant {
   std::string Target, Version, Tag, Text;
@@ -372,8 +388,18 @@ void Generator::mutate(const InstructionSpec &I, const FormSpec &F,
         D.Ops[K] = V;
         emit("immediate", I, D);
       }
-    // Vector lengths and element kinds.
+    // The address grammar, on the base of an address or a tensor map.
     const std::string &Op = Base.Ops[K];
+    if (Op.size() > 2 && Op[0] == '[') {
+      size_t End = std::min(Op.find(','), Op.size() - 1);
+      std::string B = Op.substr(1, End - 1);
+      for (const auto &[Before, After] : AddressForms) {
+        Draft D = Base;
+        D.Ops[K] = "[" + std::string(Before) + B + After + Op.substr(End);
+        emit("address-form", I, D);
+      }
+    }
+    // Vector lengths and element kinds.
     size_t Open = Op.find('{');
     if (Open != std::string::npos) {
       size_t Close = Op.find('}');

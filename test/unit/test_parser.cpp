@@ -73,12 +73,37 @@ TEST_CASE("a tensor copy: opcode, qualifiers and operands with ranges") {
 
 TEST_CASE("negative address offsets and immediates") {
   Parsed P(std::string(Header) +
-           ".visible .entry k()\n{\nst.shared.u32 [%r1+-8], 7;\nst.shared.u32 [buf-4], -1;\n}\n");
+           ".visible .entry k()\n{\nst.shared.u32 [%r1+-8], 7;\nst.shared.u32 [buf+-4], -1;\n}\n");
   REQUIRE(P.M.Instructions.size() == 2);
   CHECK(P.M.Instructions[0].Operands[0].Offset == -8);
   CHECK(P.M.Instructions[1].Operands[0].Offset == -4);
   CHECK(P.M.Instructions[1].Operands[0].Elements[0].Kind == OperandKind::Symbol);
   CHECK(P.M.Instructions[1].Operands[1].Value == -1);
+}
+
+TEST_CASE("address offsets are constant expressions after '+', as ptxas reads them") {
+  Parsed P(std::string(Header) +
+           ".visible .entry k()\n{\nst.shared.u32 [%r1++16], 7;\n"
+           "st.shared.u32 [%r1+8+8*2], 1+2<<3;\nst.shared.u32 [%r1+~3], ~0;\n}\n");
+  CHECK(P.Diags.diagnostics().empty());
+  REQUIRE(P.M.Instructions.size() == 3);
+  CHECK(P.M.Instructions[0].Operands[0].Offset == 16);
+  CHECK(P.M.Instructions[1].Operands[0].Offset == 24);
+  CHECK(P.M.Instructions[1].Operands[1].Value == 24);
+  CHECK(P.M.Instructions[2].Operands[0].Offset == -4);
+  CHECK(P.M.Instructions[2].Operands[1].Value == -1);
+}
+
+TEST_CASE("addresses ptxas does not parse are syntax errors, and not built") {
+  for (const char *Addr : {"[%r1-16]", "[%r3+%r3]", "[-16+%r1]", "[%r1*2]",
+                           "[(%r1)]", "[%r1+1.0]", "[buf-4]", "[16+buf]"}) {
+    Parsed P(std::string(Header) + ".visible .entry k()\n{\nst.shared.u32 " +
+             Addr + ", 7;\n}\n");
+    CAPTURE(Addr);
+    CHECK(P.M.Instructions.empty());
+    REQUIRE(P.Diags.diagnostics().size() == 1);
+    CHECK(P.Diags.diagnostics()[0].Code == "S001");
+  }
 }
 
 TEST_CASE("declarations fill the symbol table, function scope first") {
@@ -152,7 +177,23 @@ TEST_CASE("integer literals") {
   CHECK(V == 8);
   CHECK(parseIntegerLiteral("0b101U", V, Overflow));
   CHECK(V == 5);
-  CHECK(parseIntegerLiteral("18446744073709551616", V, Overflow));
+  // ptxas 13.0 reads literals modulo 2^64 and overflows only once a prefix
+  // has its top bit set before another digit (2^66 passes, 2^70 does not).
+  bool Wrapped;
+  CHECK(parseIntegerLiteral("18446744073709551632", V, Overflow, &Wrapped));
+  CHECK(V == 16);
+  CHECK(Wrapped);
+  CHECK_FALSE(Overflow);
+  CHECK(parseIntegerLiteral("73786976294838206464", V, Overflow, &Wrapped));
+  CHECK_FALSE(Overflow);
+  CHECK(parseIntegerLiteral("1180591620717411303424", V, Overflow, &Wrapped));
   CHECK(Overflow);
+  CHECK(parseIntegerLiteral("0x100000000000000000000000000000010", V, Overflow, &Wrapped));
+  CHECK(V == 16);
+  CHECK_FALSE(Overflow);
+  CHECK(parseIntegerLiteral("0x80000000000000000", V, Overflow, &Wrapped));
+  CHECK(Overflow);
+  CHECK(parseIntegerLiteral("18446744073709551615", V, Overflow, &Wrapped));
+  CHECK_FALSE(Wrapped);
   CHECK_FALSE(parseIntegerLiteral("09", V, Overflow));
 }
