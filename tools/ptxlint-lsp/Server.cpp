@@ -272,6 +272,14 @@ SourceLanguage Server::languageOf(llvm::StringRef Uri, llvm::StringRef LanguageI
       .value_or(SourceLanguage::Ptx);
 }
 
+SourceLanguage Server::effectiveLanguage(const Document &D) const {
+  // As the command: a short .ptx without .version/.entry/.func (a file being
+  // started, a few lines pasted) is linted as the body of a kernel.
+  if (D.language() == SourceLanguage::Ptx && looksLikePtxSnippet(D.text()))
+    return SourceLanguage::PtxSnippet;
+  return D.language();
+}
+
 void Server::didOpen(const Object &Params) {
   const Object &TD = objectField(Params, "textDocument");
   std::string Uri = stringField(TD, "uri");
@@ -316,8 +324,9 @@ void Server::lint(Document &D) {
   std::string Path = uriToPath(D.uri());
   auto Start = std::chrono::steady_clock::now();
   const std::string &Name = Path.empty() ? D.uri() : Path;
-  if (D.language() == SourceLanguage::Cuda)
-    D.Diagnostics = lintCuda(SourceBuffer(Name, D.text()), optionsFor(D)).Diagnostics;
+  SourceLanguage Lang = effectiveLanguage(D);
+  if (Lang != SourceLanguage::Ptx)
+    D.Diagnostics = lintAs(Lang, SourceBuffer(Name, D.text()), optionsFor(D)).Diagnostics;
   else
     D.Diagnostics = D.Linter.lint(Name, D.text(), optionsFor(D));
   D.Stale = false;
@@ -325,9 +334,10 @@ void Server::lint(Document &D) {
     double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
                     .count();
     std::fprintf(stderr, "ptxlint-lsp: lint %s: %s %.1f ms, %zu diagnostics\n", D.uri().c_str(),
-                 D.language() == SourceLanguage::Cuda  ? "cuda"
-                 : D.Linter.lastWasIncremental() ? "incremental"
-                                                 : "full",
+                 effectiveLanguage(D) == SourceLanguage::Cuda         ? "cuda"
+                 : effectiveLanguage(D) == SourceLanguage::PtxSnippet ? "snippet"
+                 : D.Linter.lastWasIncremental()                      ? "incremental"
+                                                                      : "full",
                  Ms, D.Diagnostics.size());
   }
 }
@@ -410,7 +420,7 @@ Value Server::codeAction(const Object &Params) {
     LintResult Final;
     std::vector<AppliedFix> Applied;
     std::string Fixed =
-        fixToFixpoint(D.uri(), D.text(), optionsFor(D), Final, Applied, 8, D.language());
+        fixToFixpoint(D.uri(), D.text(), optionsFor(D), Final, Applied, 8, effectiveLanguage(D));
     if (Fixed != D.text())
       Actions.push_back(Object{
           {"title", "Fix all certain ptxlint problems (" + std::to_string(Applied.size()) + ")"},

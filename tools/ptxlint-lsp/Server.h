@@ -41,6 +41,8 @@ private:
   llvm::json::Value initialize(const llvm::json::Object *Params);
   void didOpen(const llvm::json::Object &Params);
   SourceLanguage languageOf(llvm::StringRef Uri, llvm::StringRef LanguageId) const;
+  /// The document's language, or PtxSnippet for a .ptx that looks like one.
+  SourceLanguage effectiveLanguage(const Document &D) const;
   void didChange(const llvm::json::Object &Params);
   llvm::json::Value codeAction(const llvm::json::Object &Params);
   llvm::json::Value hover(const llvm::json::Object &Params);
