@@ -47,17 +47,17 @@ enum class OperandKind : uint8_t {
 struct Operand {
   OperandKind Kind = OperandKind::Expr;
   bool Negated = false;    ///< "!%p" (predicate operands)
-  bool HasValue = false;   ///< Immediate fits in 64 bits
-  bool Overflow = false;   ///< Immediate did not fit in 64 bits
-  bool HasOffset = false;  ///< Address: "+imm" / "-imm" present
+  bool HasValue = false;   ///< Immediate: Value known (modulo 2^64, as ptxas)
+  bool Overflow = false;   ///< Immediate: ptxas's "Constant overflow"
+  bool HasOffset = false;  ///< Address: "+constant" present, its value known
   SourceRange Range;
   std::string_view Text;   ///< whole operand text, e.g. "[%r1+8]"
   std::string_view Name;   ///< Register/Symbol: the name; Register may carry
                            ///< a component suffix in Component ("%tid" ".x")
   std::string_view Component;
   int64_t Value = 0;       ///< Immediate value (two's complement of -x)
-  int64_t Offset = 0;      ///< Address: immediate offset
-  SourceRange OffsetRange; ///< Address: range of the offset immediate
+  int64_t Offset = 0;      ///< Address: the offset's value
+  SourceRange OffsetRange; ///< Address: range of the offset expression
   std::vector<Operand> Elements;
 
   bool isRegister() const { return Kind == OperandKind::Register; }
