@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Check/CheckContext.h"
+#include "Support/EditDistance.h"
 
 #include <algorithm>
 
@@ -46,24 +47,6 @@ static const GroupSpec *stateSpaceGroup(const spec::InstructionSpec &I) {
     if (G.Kind == GroupKind::StateSpace)
       return &G;
   return nullptr;
-}
-
-/// Edit distance with adjacent transpositions (".glboal" is one edit).
-static size_t editDistance(std::string_view A, std::string_view B) {
-  std::vector<std::vector<size_t>> D(A.size() + 1,
-                                     std::vector<size_t>(B.size() + 1));
-  for (size_t I = 0; I <= A.size(); ++I)
-    D[I][0] = I;
-  for (size_t J = 0; J <= B.size(); ++J)
-    D[0][J] = J;
-  for (size_t I = 1; I <= A.size(); ++I)
-    for (size_t J = 1; J <= B.size(); ++J) {
-      D[I][J] = std::min({D[I - 1][J] + 1, D[I][J - 1] + 1,
-                          D[I - 1][J - 1] + (A[I - 1] != B[J - 1])});
-      if (I > 1 && J > 1 && A[I - 1] == B[J - 2] && A[I - 2] == B[J - 1])
-        D[I][J] = std::min(D[I][J], D[I - 2][J - 2] + 1);
-    }
-  return D[A.size()][B.size()];
 }
 
 /// The spellings of the instruction's qualifiers nearest to an unknown word,

@@ -1,6 +1,7 @@
 //===- Config.cpp - .ptxlint.yaml (LLVM YAML I/O) and rule selection ------===//
 
 #include "ptxlint/Config.h"
+#include "Support/EditDistance.h"
 #include "ptxlint/Target.h"
 
 #include "llvm/ADT/Optional.h"
@@ -67,8 +68,7 @@ std::string_view closestSpelling(std::string_view Word,
   std::string_view Best;
   unsigned BestDistance = Limit + 1;
   for (std::string_view C : Candidates) {
-    unsigned D = llvm::StringRef(Lower).edit_distance(
-        llvm::StringRef(C.data(), C.size()).lower(), true, Limit);
+    unsigned D = unsigned(editDistance(Lower, llvm::StringRef(C.data(), C.size()).lower()));
     if (D < BestDistance) {
       Best = C;
       BestDistance = D;
