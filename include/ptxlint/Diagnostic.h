@@ -46,6 +46,18 @@ struct Diagnostic {
   std::vector<FixIt> Fixes;
 };
 
+/// Calls Fn on every range of D: the primary range, each note's and each
+/// fix-it's. For code that moves diagnostics onto other text (the C++ front
+/// end's snippets, the language server's partial re-lint).
+template <typename Fn> void forEachRange(Diagnostic &D, Fn F) {
+  F(D.Range);
+  for (DiagNote &N : D.Notes)
+    if (N.Range)
+      F(*N.Range);
+  for (FixIt &X : D.Fixes)
+    F(X.Range);
+}
+
 /// Collects diagnostics for one buffer. A filter (configuration, suppression
 /// comments) may rewrite the severity or drop a diagnostic.
 class DiagnosticEngine {

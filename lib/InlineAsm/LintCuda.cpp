@@ -137,16 +137,10 @@ private:
 
   /// Moves D's snippet ranges from the module's text to the snippet's.
   static bool shift(Diagnostic &D, uint32_t Head) {
-    auto Move = [&](SourceRange &R) {
+    forEachRange(D, [&](SourceRange &R) {
       R.Begin = R.Begin >= Head ? R.Begin - Head : 0;
       R.End = R.End >= Head ? R.End - Head : 0;
-    };
-    Move(D.Range);
-    for (DiagNote &N : D.Notes)
-      if (N.Range)
-        Move(*N.Range);
-    for (FixIt &F : D.Fixes)
-      Move(F.Range);
+    });
     return true;
   }
 

@@ -1,8 +1,6 @@
 // Unit tests of lib/Flow: instruction classification, CFG construction and
 // register values.
-#include "Flow/FlowFunction.h"
-#include "ptxlint/Linter.h"
-#include "ptxlint/SymbolTable.h"
+#include "FlowTestUtil.h"
 
 #include <doctest/doctest.h>
 
@@ -13,20 +11,9 @@ using namespace ptxlint::flow;
 
 namespace {
 
-/// Parses a module and builds the FlowFunction of its first function.
-struct Built {
-  SourceBuffer Buffer;
-  DiagnosticEngine Diags;
-  Module M;
-  std::unique_ptr<SymbolTable> ST;
-  std::unique_ptr<FlowFunction> FF;
-  explicit Built(std::string Body, std::string Header = ".entry k()")
-      : Buffer("t.ptx", ".version 8.6\n.target sm_100a\n.address_size 64\n" +
-                            Header + "\n{\n" + Body + "\n}\n") {
-    M = parseModule(Buffer, Diags);
-    ST = std::make_unique<SymbolTable>(M);
-    FF = std::make_unique<FlowFunction>(M, *ST, 0);
-  }
+/// A module's first function, with lookups by instruction head and block.
+struct Built : FlowBuilt {
+  using FlowBuilt::FlowBuilt;
   /// Index of the first instruction whose head starts with Prefix.
   uint32_t inst(std::string_view Prefix) const {
     for (uint32_t K = 0; K < FF->Insts.size(); ++K)

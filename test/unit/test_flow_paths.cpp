@@ -1,8 +1,7 @@
 // Unit tests of lib/Flow/PathConditions: branch predicates as canonical
 // atoms, correlated and contradicting edges, redefinitions, path flags.
 #include "Flow/PathConditions.h"
-#include "ptxlint/Linter.h"
-#include "ptxlint/SymbolTable.h"
+#include "FlowTestUtil.h"
 
 #include <doctest/doctest.h>
 
@@ -13,20 +12,10 @@ using namespace ptxlint::flow;
 
 namespace {
 
-struct Built {
-  SourceBuffer Buffer;
-  DiagnosticEngine Diags;
-  Module M;
-  std::unique_ptr<SymbolTable> ST;
-  std::unique_ptr<FlowFunction> FF;
+struct Built : FlowBuilt {
   std::unique_ptr<PathConditions> PC;
   explicit Built(std::string Body)
-      : Buffer("t.ptx", ".version 8.6\n.target sm_100a\n.address_size 64\n"
-                        ".entry k()\n{\n .reg .pred %p<8>;\n .reg .b32 %r<8>;\n" +
-                            Body + "\n}\n") {
-    M = parseModule(Buffer, Diags);
-    ST = std::make_unique<SymbolTable>(M);
-    FF = std::make_unique<FlowFunction>(M, *ST, 0);
+      : FlowBuilt(" .reg .pred %p<8>;\n .reg .b32 %r<8>;\n" + std::move(Body)) {
     REQUIRE(FF->Analyzable);
     PC = std::make_unique<PathConditions>(*FF);
   }

@@ -155,14 +155,8 @@ void IncrementalLinter::edited(uint32_t Begin, uint32_t End, size_t Inserted) {
     G->End = uint32_t(int64_t(G->End) + Delta);
   }
   if (Delta)
-    for (Diagnostic &D : Diags) {
-      shift(D.Range, End, Delta);
-      for (DiagNote &N : D.Notes)
-        if (N.Range)
-          shift(*N.Range, End, Delta);
-      for (FixIt &F : D.Fixes)
-        shift(F.Range, End, Delta);
-    }
+    for (Diagnostic &D : Diags)
+      forEachRange(D, [&](SourceRange &R) { shift(R, End, Delta); });
 }
 
 int IncrementalLinter::owner(uint32_t Offset) const {
@@ -244,12 +238,7 @@ bool IncrementalLinter::partial(const std::string &Name, const std::string &Text
       Out.push_back(std::move(D));
   }
   for (Diagnostic &D : New) {
-    MapRange(D.Range);
-    for (DiagNote &N : D.Notes)
-      if (N.Range)
-        MapRange(*N.Range);
-    for (FixIt &F : D.Fixes)
-      MapRange(F.Range);
+    forEachRange(D, MapRange);
     Out.push_back(std::move(D));
   }
   std::stable_sort(Out.begin(), Out.end(), [](const Diagnostic &A, const Diagnostic &B) {
