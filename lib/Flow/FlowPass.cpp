@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Flow/FlowRules.h"
-#include "Lint/Passes.h"
+#include "Flow/FlowPass.h"
 
 #include <algorithm>
 #include <atomic>
