@@ -238,6 +238,43 @@ struct AcqState {
   }
 };
 
+/// Where the wait belongs: when the read's straight-line code (its block
+/// and sole layout predecessors) computes the address of a barrier of class
+/// Full that no later mbarrier operation uses, the wait that should use it
+/// is missing: notes at that computation and at the instruction after it.
+void noteUnusedBarrierAddress(const FlowFunction &FF, AffineEval &Eval,
+                              const std::vector<uint32_t> &NPreds, uint32_t Rd,
+                              const Affine &Full, FlowDiag &D) {
+  uint32_t B = FF.blockOf(Rd);
+  for (uint32_t J = Rd; J-- > 0 && J + 4096 > Rd;) {
+    if (J < FF.Blocks[B].Begin) {
+      if (B == 0 || NPreds[B] != 1)
+        return;
+      const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
+      if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
+        return;
+      --B;
+    }
+    const Opnd *Dst = FF.operand(FF.Insts[J], 0);
+    if (!Dst || Dst->K != Opnd::Reg || !(Eval.address(Dst, J + 1) == Full))
+      continue;
+    for (uint32_t X : FF.RoleInsts) {
+      const FlowInst &I = FF.Insts[X];
+      const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
+      if (Bar && Bar->K == Opnd::Addr && Bar->BaseIsReg && Bar->Name == Dst->Name)
+        return; // used: not a missing wait's address
+    }
+    D.note(FF.Insts[J].Range, "the address of that mbarrier is computed "
+                              "here, but no mbarrier.try_wait uses it");
+    for (uint32_t X = J + 1; X < Rd; ++X)
+      if (opWord(FF.Insts[X].Head) != "mov") {
+        D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the read");
+        break;
+      }
+    return;
+  }
+}
+
 } // namespace
 
 void runConsumerWaitRule(const FlowRuleContext &C) {
@@ -248,9 +285,14 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   if (!HasFill || !FF.has(OpKind::MbarArrive))
     return;
   AffineEval Eval(FF);
-  auto BarrierOf = [&](uint32_t K) {
+  std::unordered_map<uint32_t, Affine> BarrierMemo; // asked once per window
+  auto BarrierOf = [&](uint32_t K) -> const Affine & {
+    auto It = BarrierMemo.find(K);
+    if (It != BarrierMemo.end())
+      return It->second;
     const FlowInst &I = FF.Insts[K];
-    return Eval.address(FF.operand(I, I.Op.MbarOp), K);
+    return BarrierMemo.emplace(K, Eval.address(FF.operand(I, I.Op.MbarOp), K))
+        .first->second;
   };
   // The full-barrier classes: what fills signal.
   std::vector<Affine> Full;
@@ -264,7 +306,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (uint32_t K : FF.RoleInsts) {
     if (!fillsOnBarrier(FF.Insts[K]))
       continue;
-    Affine A = BarrierOf(K);
+    const Affine &A = BarrierOf(K);
     if (!A.Ok || ClassOf(A) >= 0)
       continue;
     if (Full.size() == MaxClasses)
@@ -283,7 +325,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (size_t X = 0; X < RI.size(); ++X) {
     if (FF.Insts[RI[X]].Op.Kind != OpKind::MbarWait)
       continue;
-    Affine E = BarrierOf(RI[X]);
+    const Affine &E = BarrierOf(RI[X]);
     if (!E.Ok || ClassOf(E) >= 0)
       continue; // a full barrier is not also an empty one
     // A ring's EMPTY[s] pairs with its FULL[s] (the same stride); a
@@ -414,18 +456,21 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   // and FA3's per-CTA arrive of a cluster-wide release) is the warp's
   // release: the edge that branches around it releases too.
   size_t NB = FF.Blocks.size();
-  std::vector<std::vector<uint32_t>> Preds(NB);
+  std::vector<uint32_t> NPreds(NB, 0);
   for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t S : FF.Blocks[B].Succs)
-      Preds[S].push_back(B);
+      ++NPreds[S];
   std::vector<uint64_t> BlockRelease(NB, 0);
   for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t K : Events.of(B))
       BlockRelease[B] |= Releases[K];
   auto SkipRelease = [&](uint32_t P, uint32_t Succ) -> uint64_t {
+    const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+    if (Ss.size() < 2)
+      return 0;
     uint64_t M = 0;
-    for (uint32_t B : FF.Blocks[P].Succs)
-      if (B != Succ && BlockRelease[B] && Preds[B].size() == 1 &&
+    for (uint32_t B : Ss)
+      if (B != Succ && BlockRelease[B] && NPreds[B] == 1 &&
           FF.Blocks[B].Succs.size() == 1 && FF.Blocks[B].Succs[0] == Succ)
         M |= BlockRelease[B];
     return M;
@@ -477,65 +522,30 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
 
   // One report per full class: its first read in program order.
   uint64_t Reported = 0;
-  for (uint32_t K = 0; K < FF.Insts.size(); ++K) {
-    // The read's own classes: those whose release comes next after it. A
-    // read none of whose own classes is waited on; where one is (a thread
-    // that skips its own release then reaches another pipeline's), silent.
-    uint64_t Own = ReleasedAfter[K];
-    uint64_t M = NotAcquired[K] & Own & ~Reported;
-    if (!IsRead[K] || !M || (Own & ~NotAcquired[K]))
-      continue;
-    Reported |= M;
-    int F = 0;
-    while (!(M >> F & 1))
-      ++F;
-    const FlowInst &Rd = FF.Insts[K];
-    const FlowInst &Fill = FF.Insts[FirstFill[size_t(F)]];
-    auto D = C.likely(rules::FlowReadBeforeComplete, Rd.Range,
-                      "this shared-memory read may run before the copy that "
-                      "fills the buffer completes: no mbarrier.try_wait on "
-                      "the barrier the copy signals precedes it since the "
-                      "buffer was last released");
-    D.note(Fill.Range, "this copy fills shared memory and signals that "
-                       "mbarrier; its consumer must wait on it before reading");
-    // Where the wait belongs: after the barrier's address is computed,
-    // when the read's straight-line code computes it and no mbarrier
-    // operation uses it (the wait that should use it is missing).
-    uint32_t Begin = FF.Blocks[FF.blockOf(K)].Begin;
-    for (uint32_t J = K; J-- > 0 && J + 4096 > K;) {
-      if (J < Begin) {
-        // Continue into a sole predecessor only.
-        uint32_t B = FF.blockOf(Begin), Pred = 0, NPred = 0;
-        for (uint32_t P = 0; P < NB && NPred < 2; ++P)
-          for (uint32_t S : FF.Blocks[P].Succs)
-            if (S == B) {
-              Pred = P;
-              ++NPred;
-            }
-        if (NPred != 1 || FF.Blocks[Pred].End != Begin)
-          break;
-        Begin = FF.Blocks[Pred].Begin;
-      }
-      const Opnd *Dst = FF.operand(FF.Insts[J], 0);
-      if (!Dst || Dst->K != Opnd::Reg || !(Eval.address(Dst, J + 1) == Full[size_t(F)]))
+  for (uint32_t B = 0; B < NB; ++B) {
+    for (uint32_t K : Events.of(B)) {
+      // The read's own classes: those whose release comes next after it.
+      // A read none of whose own classes is waited on; where one is (a
+      // thread that skips its own release, then reaches another
+      // pipeline's), silent.
+      uint64_t Own = ReleasedAfter[K];
+      uint64_t M = NotAcquired[K] & Own & ~Reported;
+      if (!IsRead[K] || !M || (Own & ~NotAcquired[K]))
         continue;
-      bool Used = false;
-      for (uint32_t X : RI) {
-        const FlowInst &I = FF.Insts[X];
-        const Opnd *B = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
-        Used |= B && B->K == Opnd::Addr && B->BaseIsReg && B->Name == Dst->Name;
-      }
-      if (Used)
-        break;
-      D.note(FF.Insts[J].Range, "the address of that mbarrier is computed "
-                                "here, but no mbarrier.try_wait uses it");
-      for (uint32_t X = J + 1; X < K; ++X)
-        if (opWord(FF.Insts[X].Head) != "mov") {
-          D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the "
-                                    "read");
-          break;
-        }
-      break;
+      Reported |= M;
+      size_t F = 0;
+      while (!(M >> F & 1))
+        ++F;
+      const FlowInst &Rd = FF.Insts[K];
+      auto D = C.likely(rules::FlowReadBeforeComplete, Rd.Range,
+                        "this shared-memory read may run before the copy "
+                        "that fills the buffer completes: no "
+                        "mbarrier.try_wait on the barrier the copy signals "
+                        "precedes it since the buffer was last released");
+      D.note(FF.Insts[FirstFill[F]].Range,
+             "this copy fills shared memory and signals that mbarrier; its "
+             "consumer must wait on it before reading");
+      noteUnusedBarrierAddress(FF, Eval, NPreds, K, Full[F], D);
     }
   }
 }
