@@ -26,13 +26,31 @@ struct LintContext {
   DiagnosticEngine &Diags;
 };
 
-/// A lint pass runs once over a parsed module. Passes are listed in
-/// lib/Lint/PassRegistry.cpp; each lives in a file of its own.
+/// A run of whole functions, in module order: statements [Begin, End) and
+/// functions [FirstFunction, EndFunction) (those whose header lies inside).
+/// While a batch runs, Module::Instructions holds the parsed instructions of
+/// its statements and no others (Statement::ParsedIndex is -1 elsewhere).
+struct StatementBatch {
+  uint32_t Begin = 0, End = 0;
+  uint32_t FirstFunction = 0, EndFunction = 0;
+};
+
+/// A lint pass. lint() streams a module: it scans it and parses its
+/// directives, declarations and function headers (so Module::Symbols,
+/// Functions and Directives are complete), calls runModule once, then parses
+/// the instructions of one batch of functions at a time, calls runBatch on
+/// each, and drops them: memory holds one batch's instructions, not the
+/// module's. A pass that needs only module-level facts overrides runModule;
+/// one that looks at instructions overrides runBatch and must not keep
+/// pointers into Module::Instructions past the call. Diagnostics come out in
+/// the order of a whole-module run: the parser's in statement order, then each
+/// pass's, passes in the order of lib/Lint/PassRegistry.cpp.
 class LintPass {
 public:
   virtual ~LintPass() = default;
   virtual const char *name() const = 0;
-  virtual void run(LintContext &Ctx) = 0;
+  virtual void runModule(LintContext &) {}
+  virtual void runBatch(LintContext &, const StatementBatch &) {}
 };
 
 } // namespace ptxlint

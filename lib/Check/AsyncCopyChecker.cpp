@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lint/Passes.h"
+#include "Check/AsyncCopyCheckPass.h"
 #include "Check/CheckContext.h"
 
 namespace ptxlint {
@@ -135,8 +135,9 @@ class AsyncCopyCheckPass : public LintPass {
 public:
   const char *name() const override { return "async-copy-checker"; }
 
-  void run(LintContext &Ctx) override {
-    for (const Statement &S : Ctx.M.Statements) {
+  void runBatch(LintContext &Ctx, const StatementBatch &B) override {
+    for (uint32_t K = B.Begin; K < B.End; ++K) {
+      const Statement &S = Ctx.M.Statements[K];
       if (S.Kind != StatementKind::Instruction || S.ParsedIndex < 0)
         continue;
       const Instruction &I = Ctx.M.Instructions[size_t(S.ParsedIndex)];

@@ -9,11 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Flow/FlowRules.h"
-#include "Lint/Passes.h"
+#include "Flow/FlowPass.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -177,23 +178,24 @@ void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees) {
 class FlowPass : public LintPass {
 public:
   const char *name() const override { return "flow"; }
-  void run(LintContext &Ctx) override {
+  void runBatch(LintContext &Ctx, const StatementBatch &B) override {
     std::vector<uint32_t> Work;
-    for (uint32_t K = 0; K < Ctx.M.Functions.size(); ++K) {
+    for (uint32_t K = B.FirstFunction; K < B.EndFunction; ++K) {
       const Function &F = Ctx.M.Functions[K];
       if (!F.IsPrototype && interesting(Ctx.M, F))
         Work.push_back(K);
     }
     if (Work.empty())
       return;
-    const CalleeMap Callees = buildCalleeMap(Ctx.M);
+    if (!Callees)
+      Callees = buildCalleeMap(Ctx.M);
     unsigned Threads = Ctx.Options.Threads
                            ? Ctx.Options.Threads
                            : std::max(1u, std::thread::hardware_concurrency());
     Threads = unsigned(std::min<size_t>(Threads, Work.size()));
     if (Threads <= 1) {
       for (uint32_t K : Work)
-        analyse(Ctx, K, Callees);
+        analyse(Ctx, K, *Callees);
       return;
     }
     // Functions are independent: each worker takes the next one and keeps
@@ -208,7 +210,7 @@ public:
       for (size_t X; (X = Next.fetch_add(1)) < Work.size();) {
         LintContext Local{Ctx.Buffer, Ctx.M,        Ctx.Symbols,
                           Ctx.Options, Ctx.Settings, Found[X]};
-        analyse(Local, Work[X], Callees);
+        analyse(Local, Work[X], *Callees);
       }
     };
     std::vector<std::thread> Pool;
@@ -221,6 +223,9 @@ public:
       for (Diagnostic &D : E.take())
         Ctx.Diags.report(std::move(D));
   }
+
+private:
+  std::optional<CalleeMap> Callees; ///< built at the first function analysed
 };
 
 } // namespace

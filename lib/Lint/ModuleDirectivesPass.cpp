@@ -39,7 +39,7 @@ class ModuleDirectivesPass : public LintPass {
 public:
   const char *name() const override { return "module-directives"; }
 
-  void run(LintContext &Ctx) override {
+  void runModule(LintContext &Ctx) override {
     checkPresence(Ctx);
     const ModuleDirectives &D = Ctx.M.Directives;
     const ModuleSettings &S = Ctx.Settings;

@@ -631,7 +631,7 @@ Operand StatementParser::Impl::buildOperand(uint32_t I) {
 
 bool StatementParser::Impl::parseInstruction(Statement &S) {
   uint32_t Root = Tree->Root;
-  // Built in place (parseModule reserves the array for every selected
+  // Built in place (parseModule and lint() reserve the array for every selected
   // statement, so nothing moves).
   S.ParsedIndex = int32_t(M.Instructions.size());
   Instruction &I = M.Instructions.emplace_back();
