@@ -86,6 +86,7 @@ private:
 };
 
 /// A diagnostic of a rule: its code and default severity from Rules.def.
+/// This and the rules::Id constructor below are defined in lib/Rules.
 Diagnostic makeDiagnostic(rules::Id Rule, SourceRange R, std::string Msg);
 
 /// Reports a diagnostic when it goes out of scope:

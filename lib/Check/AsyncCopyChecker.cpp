@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lint/Passes.h"
+#include "Check/AsyncCopyCheckPass.h"
 #include "Check/CheckContext.h"
 
 namespace ptxlint {

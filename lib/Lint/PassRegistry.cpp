@@ -1,6 +1,8 @@
 //===- PassRegistry.cpp - The list of lint passes, in run order ----------===//
 
 #include "Lint/Passes.h"
+#include "Check/AsyncCopyCheckPass.h"
+#include "Flow/FlowPass.h"
 
 namespace ptxlint {
 

@@ -1,7 +1,8 @@
 //===- Passes.h - Factories of every lint pass -------------------*- C++ -*-===//
 //
 // Each pass lives in a file of its own; PassRegistry.cpp lists them in the
-// order they run.
+// order they run. The checker and the flow rules declare theirs in their own
+// folders (Check/AsyncCopyCheckPass.h, Flow/FlowPass.h): Lint depends on them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXLINT_LINT_PASSES_H
@@ -15,8 +16,6 @@
 namespace ptxlint {
 
 std::unique_ptr<LintPass> createModuleDirectivesPass();
-std::unique_ptr<LintPass> createAsyncCopyCheckPass(); // lib/Check
-std::unique_ptr<LintPass> createFlowPass(); ///< lib/Flow: rules F401..F409
 
 /// Every pass, in run order.
 std::vector<std::unique_ptr<LintPass>> createAllPasses();

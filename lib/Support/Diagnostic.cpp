@@ -1,7 +1,6 @@
 //===- Diagnostic.cpp - The diagnostics engine ----------------------------===//
 
 #include "ptxlint/Diagnostic.h"
-#include "ptxlint/RuleRegistry.h"
 
 namespace ptxlint {
 
@@ -47,21 +46,6 @@ bool DiagnosticEngine::report(Diagnostic D) {
   Diags.push_back(std::move(D));
   return true;
 }
-
-Diagnostic makeDiagnostic(rules::Id Rule, SourceRange R, std::string Msg) {
-  const RuleInfo &Info = ruleInfo(Rule);
-  Diagnostic D;
-  D.Level = Info.DefaultSeverity;
-  D.Code = std::string(Info.Code);
-  D.Range = R;
-  D.Message = std::move(Msg);
-  return D;
-}
-
-DiagBuilder::DiagBuilder(DiagnosticEngine &E, rules::Id Rule, SourceRange R,
-                         std::string Msg)
-    : Engine(E), D(makeDiagnostic(Rule, R, std::move(Msg))),
-      RuleSection(ruleInfo(Rule).Section) {}
 
 DiagBuilder::DiagBuilder(DiagnosticEngine &E, Severity S, std::string Code,
                          SourceRange R, std::string Msg)
