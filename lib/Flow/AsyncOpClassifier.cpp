@@ -291,6 +291,21 @@ AsyncOp classify(std::string_view Op, const QualifierList &Q,
     A.SrcOp = 1;
     return A;
   }
+  if (Op == "wgmma" ? V.first() == "mma_async"
+                    : Op == "tcgen05" &&
+                          (V.first() == "mma" || V.first() == "cp")) {
+    A.Kind = OpKind::DescriptorRead;
+    A.Src = Space::SharedCta;
+    return A;
+  }
+  if (Op == "clusterlaunchcontrol" && V.first() == "try_cancel") {
+    A.Kind = OpKind::ClcTryCancel;
+    A.Comp = Completion::Mbarrier;
+    A.Dst = Space::SharedCta;
+    A.DstOp = 0;
+    A.MbarOp = 1;
+    return A;
+  }
   if (Op == "tex" || Op == "tld4" || Op == "suld" || Op == "multimem") {
     A.Kind = OpKind::GlobalReadOther;
     return A;

@@ -56,6 +56,12 @@ enum class OpKind : uint8_t {
   Load,     ///< ld / ldu (any space)
   LdMatrix, ///< ldmatrix (shared)
   AsyncStore, ///< st.async / red.async (remote, mbarrier complete_tx)
+  /// wgmma.mma_async, tcgen05.mma, tcgen05.cp: read shared memory through
+  /// matrix descriptors (the async proxy); the operands are not decoded
+  DescriptorRead,
+  /// clusterlaunchcontrol.try_cancel: writes its response into shared
+  /// memory and signals an mbarrier (complete_tx), like a bulk load
+  ClcTryCancel,
   GlobalReadOther, ///< tex, tld4, suld, multimem.ld_reduce, prefetch: reads
                    ///< global memory in ways the flow rules do not model
   // Control flow

@@ -160,7 +160,10 @@ bool mayHaveRole(std::string_view Head) {
   case packWord("call"): case packWord("fence"): case packWord("barrier"):
   case packWord("mbarrier"): case packWord("stmatrix"):
   case packWord("ldmatrix"): case packWord("multimem"):
+  case packWord("wgmma"): case packWord("tcgen05"):
     return true;
+  case 0: // longer than 8 bytes
+    return Head.compare(0, 21, "clusterlaunchcontrol.") == 0;
   default:
     return false;
   }
@@ -937,7 +940,8 @@ uint8_t valOpOf(const FlowInst &I) {
 
 bool FlowFunction::deferredDecode(const AsyncOp &Op) {
   // ld.param stays: evalDef() reads the parameter it loads.
-  return Op.Kind == OpKind::Load && Op.Src != Space::Param;
+  return (Op.Kind == OpKind::Load && Op.Src != Space::Param) ||
+         Op.Kind == OpKind::DescriptorRead; // dozens of accumulator registers
 }
 
 const Opnd *FlowFunction::operand(const FlowInst &I, int8_t K) const {

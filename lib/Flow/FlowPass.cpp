@@ -108,6 +108,7 @@ const std::vector<FlowRuleEntry> &flowRules() {
   static const std::vector<FlowRuleEntry> Rules = {
       {"cluster-shape", {}, false, runClusterRule}, // local checks: no CFG
       {"completion", {}, true, runCompletionRules},
+      {"consumer-wait", {OpKind::MbarWait}, true, runConsumerWaitRule},
       {"wait-group-noop", {OpKind::CpAsyncWait, OpKind::BulkWait}, true,
        runWaitCountRule},
       {"mbarrier-tx", {OpKind::MbarExpectTx, OpKind::MbarArriveExpectTx}, true,

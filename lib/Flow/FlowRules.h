@@ -155,6 +155,9 @@ const std::vector<FlowRuleEntry> &flowRules();
 /// in-flight bulk store source), F407 (read of a copy destination before
 /// completion): one tracking of every copy's completion.
 void runCompletionRules(const FlowRuleContext &C);
+/// F407 across roles: a consumer's read of shared memory with no wait on
+/// the full barrier a TMA load signals since the slot was released.
+void runConsumerWaitRule(const FlowRuleContext &C);
 /// F403: wait_group N that waits for nothing, negative N.
 void runWaitCountRule(const FlowRuleContext &C);
 /// F404: mbarrier transaction byte accounting.

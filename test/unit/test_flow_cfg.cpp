@@ -38,6 +38,30 @@ AsyncOp classifyHead(std::string_view Head) {
 
 } // namespace
 
+TEST_CASE("classifier: descriptor reads of shared memory and CLC responses") {
+  // wgmma / tcgen05 read shared memory through descriptors (F407's consumer
+  // reads); their fences, commits and waits do not.
+  CHECK(classifyHead("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16").Kind ==
+        OpKind::DescriptorRead);
+  CHECK(classifyHead("tcgen05.mma.cta_group::1.kind::f16").Kind ==
+        OpKind::DescriptorRead);
+  CHECK(classifyHead("tcgen05.cp.cta_group::1.128x256b").Kind ==
+        OpKind::DescriptorRead);
+  CHECK(classifyHead("wgmma.fence.sync.aligned").Kind == OpKind::Other);
+  CHECK(classifyHead("wgmma.wait_group.sync.aligned").Kind == OpKind::Other);
+  CHECK(classifyHead("tcgen05.ld.sync.aligned.32x32b.x2.b32").Kind == OpKind::Other);
+  // clusterlaunchcontrol.try_cancel fills shared memory and signals an
+  // mbarrier, like a bulk load: [response], [mbar].
+  AsyncOp C = classifyHead("clusterlaunchcontrol.try_cancel.async.shared::cta."
+                           "mbarrier::complete_tx::bytes.b128");
+  CHECK(C.Kind == OpKind::ClcTryCancel);
+  CHECK(C.Comp == Completion::Mbarrier);
+  CHECK(C.DstOp == 0);
+  CHECK(C.MbarOp == 1);
+  CHECK(classifyHead("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128").Kind ==
+        OpKind::Other);
+}
+
 TEST_CASE("classifier: copies, completion mechanisms and operand roles") {
   AsyncOp A = classifyHead("cp.async.cg.shared.global");
   CHECK(A.Kind == OpKind::CpAsync);

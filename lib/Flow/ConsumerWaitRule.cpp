@@ -1,0 +1,554 @@
+//===- ConsumerWaitRule.cpp - F407 across roles: the consumer's wait ------===//
+//
+// In a warp-specialized pipeline the producer's TMA load and the consumer's
+// read of the buffer it fills run on different warps' paths, so the
+// per-path tracking of CompletionRules.cpp never sees them meet. What the
+// consumer must do is local to its own path: between taking a slot and
+// reading it, wait on the "full" barrier the load signals; after reading,
+// release the slot on the "empty" barrier the producer waits for.
+//
+// Barriers are told apart by their address as an affine form (base symbol
+// + constant + stride * opaque stage terms): CUTLASS and FA3 keep FULL[s]
+// and EMPTY[s] in one dynamic shared array at smem + 8*s and smem + C + 8*s,
+// and the producer's and the consumer's stage registers differ. A pair
+// (empty E, full F) is bound where a wait on E is followed, before the next
+// wait, by a copy (or expect_tx) on F: the producer's acquire.
+//
+// Reported (warning: buffers are not bound to barriers, so the read is not
+// proven to touch the copy's bytes): a shared-memory read (ld.shared, a
+// generic ld of a shared symbol, ldmatrix, wgmma / tcgen05.mma / tcgen05.cp
+// descriptors; not a read of a shared symbol no fill writes) whose own
+// classes -- the full classes of the release it reaches first, on some
+// path, before a wait on them -- are none waited on since the start or
+// their last release: a read inside a consumer's acquire-read-release
+// window that skips the acquire. Waits count on every path (must), except
+// that a CTA barrier passes on what some path waited for since the
+// previous one (FA3: one warp waits, a named barrier releases the
+// warpgroup); a release that some threads branch around ("if (pred)
+// arrive", the per-CTA arrive of a cluster-wide release) releases on both
+// edges.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Flow/Dataflow.h"
+#include "Flow/FlowRules.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+/// base + C + G * (an opaque value): the shape of an address, not its
+/// value (G: the gcd of the strides of the opaque terms, 0 if none). Two
+/// barriers of one shape are one barrier array's element class (FULL[stage]
+/// of any stage register, however the offset is spelled).
+struct Affine {
+  bool Ok = false;
+  std::string_view Base; ///< symbol; empty: none
+  int64_t C = 0;
+  int64_t G = 0;
+  bool operator==(const Affine &O) const {
+    return Ok && O.Ok && Base == O.Base && C == O.C && G == O.G;
+  }
+};
+
+int64_t gcd(int64_t A, int64_t B) {
+  A = A < 0 ? -A : A;
+  B = B < 0 ? -B : B;
+  while (B) {
+    int64_t T = A % B;
+    A = B;
+    B = T;
+  }
+  return A;
+}
+
+Affine opaque() {
+  Affine A;
+  A.Ok = true;
+  A.G = 1;
+  return A;
+}
+
+/// A + B, or A - B: a difference of opaque terms (x - 6*(x/6), a modulo)
+/// is a fresh opaque value.
+Affine sum(const Affine &A, const Affine &B, bool Sub) {
+  if (!A.Ok || !B.Ok || (!A.Base.empty() && !B.Base.empty()) ||
+      (Sub && (!B.Base.empty() || (A.G && B.G))))
+    return opaque();
+  Affine R;
+  R.Ok = true;
+  R.Base = A.Base.empty() ? B.Base : A.Base;
+  R.C = Sub ? A.C - B.C : A.C + B.C;
+  R.G = gcd(A.G, B.G);
+  return R;
+}
+
+Affine scale(const Affine &A, int64_t F) {
+  if (!A.Ok || !A.Base.empty())
+    return opaque();
+  Affine R = A;
+  R.C *= F;
+  R.G = gcd(R.G * F, 0);
+  return R;
+}
+
+/// Whether A is Class or one of its elements at a constant stage (a peeled
+/// first iteration waits on FULL[0] as smem + 0): the stage below 64.
+bool mayBeElement(const Affine &A, const Affine &Class) {
+  if (A == Class)
+    return true;
+  if (!A.Ok || !Class.Ok || A.G != 0 || Class.G == 0 || A.Base != Class.Base)
+    return false;
+  int64_t D = A.C - Class.C;
+  return D >= 0 && D % Class.G == 0 && D / Class.G < 64;
+}
+
+/// Evaluates registers to affine forms: single definitions through
+/// mov/cvt/cvta/add/sub/shl/mul/mad/mapa; a register defined several
+/// times is an opaque term (a loop's stage), unless read right after its
+/// definition in the same block (inline-asm scopes reuse names such as
+/// remAddr32).
+class AffineEval {
+public:
+  explicit AffineEval(const FlowFunction &FF) : FF(FF) {}
+
+  /// The form of the address operand O of instruction At.
+  Affine address(const Opnd *O, uint32_t At) {
+    if (!O)
+      return {};
+    if (O->K == Opnd::Addr) {
+      Affine B;
+      B.Ok = true;
+      if (O->Name.empty())
+        ;
+      else if (O->BaseIsReg)
+        B = reg(O->Name, At, 0);
+      else
+        B.Base = O->Name;
+      Affine Off;
+      Off.Ok = true;
+      Off.C = O->Value;
+      return sum(B, Off, false);
+    }
+    return value(*O, At, 0);
+  }
+
+private:
+  Affine value(const Opnd &O, uint32_t At, unsigned Depth) {
+    switch (O.K) {
+    case Opnd::Imm:
+      if (O.HasValue) {
+        Affine A;
+        A.Ok = true;
+        A.C = O.Value;
+        return A;
+      }
+      return opaque();
+    case Opnd::Sym: {
+      Affine A;
+      A.Ok = true;
+      A.Base = O.Name;
+      return A;
+    }
+    case Opnd::Reg:
+      return O.Negated ? opaque() : reg(O.Name, At, Depth);
+    default:
+      return opaque();
+    }
+  }
+  Affine reg(std::string_view Name, uint32_t At, unsigned Depth) {
+    int32_t R = FF.regId(Name);
+    if (R < 0 || Depth > 16)
+      return opaque();
+    if (FF.defCount(R) == 1) {
+      auto It = Memo.find(R);
+      if (It != Memo.end())
+        return It->second;
+      Affine A = def(FF.defInst(R, 0), Depth);
+      Memo.emplace(R, A);
+      return A;
+    }
+    int64_t D = FF.lastDefBefore(R, At);
+    if (D >= 0 && FF.blockOf(uint32_t(D)) == FF.blockOf(At))
+      return def(uint32_t(D), Depth);
+    return opaque();
+  }
+  Affine def(uint32_t K, unsigned Depth) {
+    const FlowInst &I = FF.Insts[K];
+    std::string_view Op = opWord(I.Head);
+    auto V = [&](int8_t X) -> Affine {
+      const Opnd *O = FF.operand(I, X);
+      return O ? value(*O, K, Depth + 1) : opaque();
+    };
+    auto Imm = [&](int8_t X) -> std::optional<int64_t> {
+      const Opnd *O = FF.operand(I, X);
+      if (O && O->K == Opnd::Imm && O->HasValue)
+        return O->Value;
+      return std::nullopt;
+    };
+    if (Op == "mov" || Op == "cvt" || Op == "cvta" || Op == "mapa")
+      return FF.operand(I, 2) && Op != "mapa" ? opaque() : V(1);
+    if (Op == "add" || Op == "sub")
+      return sum(V(1), V(2), Op == "sub");
+    if (Op == "shl") {
+      auto S = Imm(2);
+      return S && *S >= 0 && *S < 32 ? scale(V(1), int64_t(1) << *S) : opaque();
+    }
+    if (Op == "mul") {
+      auto F = Imm(2);
+      return F ? scale(V(1), *F) : opaque();
+    }
+    if (Op == "mad") {
+      auto F = Imm(2);
+      return F ? sum(scale(V(1), *F), V(3), false) : opaque();
+    }
+    return opaque();
+  }
+
+  const FlowFunction &FF;
+  std::unordered_map<int32_t, Affine> Memo;
+};
+
+/// An instruction that fills shared memory asynchronously and signals an
+/// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
+/// clusterlaunchcontrol.try_cancel (its response).
+bool fillsOnBarrier(const FlowInst &I) {
+  return (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
+          I.Op.writesShared()) ||
+         I.Op.Kind == OpKind::CpAsyncMbarrierArrive ||
+         I.Op.Kind == OpKind::ClcTryCancel;
+}
+
+constexpr size_t MaxClasses = 64;
+
+struct AcqState {
+  uint64_t Acq = 0; ///< full-barrier classes waited on (on every path)
+  /// ... on some path since the last CTA barrier: FA3 has one warp of a
+  /// warpgroup wait, then a named barrier releases the others.
+  uint64_t May = 0;
+  bool join(const AcqState &O) {
+    uint64_t J = Acq & O.Acq, U = May | O.May;
+    bool Changed = J != Acq || U != May;
+    Acq = J;
+    May = U;
+    return Changed;
+  }
+};
+
+/// Where the wait belongs: when the read's straight-line code (its block
+/// and sole layout predecessors) computes the address of a barrier of class
+/// Full that no later mbarrier operation uses, the wait that should use it
+/// is missing: notes at that computation and at the instruction after it.
+void noteUnusedBarrierAddress(const FlowFunction &FF, AffineEval &Eval,
+                              const std::vector<uint32_t> &NPreds, uint32_t Rd,
+                              const Affine &Full, FlowDiag &D) {
+  uint32_t B = FF.blockOf(Rd);
+  for (uint32_t J = Rd; J-- > 0 && J + 4096 > Rd;) {
+    if (J < FF.Blocks[B].Begin) {
+      if (B == 0 || NPreds[B] != 1)
+        return;
+      const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
+      if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
+        return;
+      --B;
+    }
+    const Opnd *Dst = FF.operand(FF.Insts[J], 0);
+    if (!Dst || Dst->K != Opnd::Reg || !(Eval.address(Dst, J + 1) == Full))
+      continue;
+    for (uint32_t X : FF.RoleInsts) {
+      const FlowInst &I = FF.Insts[X];
+      const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
+      if (Bar && Bar->K == Opnd::Addr && Bar->BaseIsReg && Bar->Name == Dst->Name)
+        return; // used: not a missing wait's address
+    }
+    D.note(FF.Insts[J].Range, "the address of that mbarrier is computed "
+                              "here, but no mbarrier.try_wait uses it");
+    for (uint32_t X = J + 1; X < Rd; ++X)
+      if (opWord(FF.Insts[X].Head) != "mov") {
+        D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the read");
+        break;
+      }
+    return;
+  }
+}
+
+} // namespace
+
+void runConsumerWaitRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  bool HasFill = false;
+  for (uint32_t K : FF.RoleInsts)
+    HasFill |= fillsOnBarrier(FF.Insts[K]);
+  if (!HasFill || !FF.has(OpKind::MbarArrive))
+    return;
+  AffineEval Eval(FF);
+  std::unordered_map<uint32_t, Affine> BarrierMemo; // asked once per window
+  auto BarrierOf = [&](uint32_t K) -> const Affine & {
+    auto It = BarrierMemo.find(K);
+    if (It != BarrierMemo.end())
+      return It->second;
+    const FlowInst &I = FF.Insts[K];
+    return BarrierMemo.emplace(K, Eval.address(FF.operand(I, I.Op.MbarOp), K))
+        .first->second;
+  };
+  // The full-barrier classes: what fills signal.
+  std::vector<Affine> Full;
+  std::vector<uint32_t> FirstFill;
+  auto ClassOf = [&](const Affine &A) -> int {
+    for (size_t X = 0; X < Full.size(); ++X)
+      if (Full[X] == A)
+        return int(X);
+    return -1;
+  };
+  for (uint32_t K : FF.RoleInsts) {
+    if (!fillsOnBarrier(FF.Insts[K]))
+      continue;
+    const Affine &A = BarrierOf(K);
+    if (!A.Ok || ClassOf(A) >= 0)
+      continue;
+    if (Full.size() == MaxClasses)
+      return; // too many to tell apart: silent
+    Full.push_back(A);
+    FirstFill.push_back(K);
+  }
+  // Producer acquires: a wait on E, then (before the next wait) a fill or
+  // an expect_tx on full class F binds the release of E to F.
+  struct Pair {
+    Affine Empty;
+    uint64_t FullMask;
+  };
+  std::vector<Pair> Pairs;
+  const std::vector<uint32_t> &RI = FF.RoleInsts;
+  for (size_t X = 0; X < RI.size(); ++X) {
+    if (FF.Insts[RI[X]].Op.Kind != OpKind::MbarWait)
+      continue;
+    const Affine &E = BarrierOf(RI[X]);
+    if (!E.Ok || ClassOf(E) >= 0)
+      continue; // a full barrier is not also an empty one
+    // A ring's EMPTY[s] pairs with its FULL[s] (the same stride); a
+    // one-shot load issued in the same window (FA3's Q after the first K
+    // slot) is not released by that ring.
+    uint64_t Mask = 0, SameStride = 0;
+    for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {
+      const FlowInst &I = FF.Insts[RI[Y]];
+      if (I.Op.Kind == OpKind::MbarWait)
+        break;
+      if (fillsOnBarrier(I) || I.Op.Kind == OpKind::MbarArriveExpectTx ||
+          I.Op.Kind == OpKind::MbarExpectTx) {
+        int F = ClassOf(BarrierOf(RI[Y]));
+        if (F < 0)
+          continue;
+        Mask |= uint64_t(1) << F;
+        if (E.G && Full[size_t(F)].G == E.G)
+          SameStride |= uint64_t(1) << F;
+      }
+    }
+    if (SameStride)
+      Mask = SameStride;
+    if (!Mask)
+      continue;
+    auto It = std::find_if(Pairs.begin(), Pairs.end(),
+                           [&](const Pair &P) { return P.Empty == E; });
+    if (It == Pairs.end())
+      Pairs.push_back({E, Mask});
+    else
+      It->FullMask |= Mask;
+  }
+  if (Pairs.empty())
+    return;
+  // Where fills write (cp.async handed to a barrier: the cp.async
+  // destinations): a read of another shared symbol (a TMEM address, a
+  // scheduler's flag) cannot see a fill's bytes.
+  std::vector<int32_t> FillBases;
+  bool FillsResolved = true;
+  const bool CpAsyncFills = FF.has(OpKind::CpAsyncMbarrierArrive);
+  for (uint32_t K : RI) {
+    const FlowInst &I = FF.Insts[K];
+    if (!(fillsOnBarrier(I) && I.Op.DstOp >= 0) &&
+        !(CpAsyncFills && I.Op.Kind == OpKind::CpAsync))
+      continue;
+    AddrKey D = FF.address(FF.operand(I, I.Op.DstOp));
+    FillsResolved &= D.valid();
+    if (D.valid() &&
+        std::find(FillBases.begin(), FillBases.end(), D.Base) == FillBases.end())
+      FillBases.push_back(D.Base);
+  }
+  auto Unfilled = [&](const FlowInst &I) {
+    if (!FillsResolved)
+      return false;
+    AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
+    return A.valid() && FF.isSharedBase(A.Base) &&
+           std::find(FillBases.begin(), FillBases.end(), A.Base) == FillBases.end();
+  };
+
+  // Per role instruction: the classes a wait acquires, a release clears.
+  std::vector<uint64_t> Acquires(FF.Insts.size(), 0), Releases(FF.Insts.size(), 0);
+  std::vector<char> IsRead(FF.Insts.size(), 0), Syncs(FF.Insts.size(), 0);
+  for (uint32_t K : RI) {
+    const FlowInst &I = FF.Insts[K];
+    switch (I.Op.Kind) {
+    case OpKind::MbarWait: {
+      Affine A = BarrierOf(K);
+      for (size_t F = 0; F < Full.size(); ++F)
+        if (mayBeElement(A, Full[F]))
+          Acquires[K] |= uint64_t(1) << F;
+      break;
+    }
+    case OpKind::MbarArrive: {
+      Affine E = BarrierOf(K);
+      for (const Pair &P : Pairs)
+        if (P.Empty == E)
+          Releases[K] |= P.FullMask;
+      break;
+    }
+    case OpKind::Barrier:
+      // FA3: one warp of a warpgroup waits, a named barrier releases the
+      // others (bar.arrive does not wait).
+      Syncs[K] = I.Head.find(".arrive") == std::string_view::npos;
+      break;
+    case OpKind::Call:
+      if (FF.callHasEffects(I))
+        Acquires[K] = ~uint64_t(0); // it may wait on our behalf
+      break;
+    case OpKind::DescriptorRead:
+      IsRead[K] = 1;
+      break;
+    case OpKind::LdMatrix:
+      IsRead[K] = !Unfilled(I);
+      break;
+    case OpKind::Load:
+      if (I.Op.Src == Space::SharedCta || I.Op.Src == Space::SharedCluster)
+        IsRead[K] = !Unfilled(I);
+      else if (I.Op.Src == Space::Generic)
+        IsRead[K] = FF.isSharedBase(FF.address(FF.operand(I, I.Op.SrcOp)).Base) &&
+                    !Unfilled(I);
+      break;
+    default:
+      break;
+    }
+  }
+
+  // Forward: which full classes are surely waited on since the last
+  // release (must; nothing at entry).
+  std::vector<uint64_t> NotAcquired(FF.Insts.size(), 0);
+  EventLists Events(FF, [&](uint32_t K) {
+    return Acquires[K] || Releases[K] || IsRead[K] || Syncs[K];
+  });
+  AcqState Entry;
+  auto Transfer = [&](uint32_t B, AcqState &S, bool Report) {
+    for (uint32_t K : Events.of(B)) {
+      if (Report && IsRead[K])
+        NotAcquired[K] = ~S.Acq;
+      if (Syncs[K]) {
+        S.Acq |= S.May;
+        S.May = 0;
+      }
+      S.Acq |= Acquires[K];
+      S.May |= Acquires[K];
+      S.Acq &= ~Releases[K];
+      S.May &= ~Releases[K];
+    }
+  };
+  // A release only some threads perform ("if (pred) arrive": CUTLASS's
+  // and FA3's per-CTA arrive of a cluster-wide release) is the warp's
+  // release: the edge that branches around it releases too.
+  size_t NB = FF.Blocks.size();
+  std::vector<uint32_t> NPreds(NB, 0);
+  for (uint32_t B = 0; B < NB; ++B)
+    for (uint32_t S : FF.Blocks[B].Succs)
+      ++NPreds[S];
+  std::vector<uint64_t> BlockRelease(NB, 0);
+  for (uint32_t B = 0; B < NB; ++B)
+    for (uint32_t K : Events.of(B))
+      BlockRelease[B] |= Releases[K];
+  auto SkipRelease = [&](uint32_t P, uint32_t Succ) -> uint64_t {
+    const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+    if (Ss.size() < 2)
+      return 0;
+    uint64_t M = 0;
+    for (uint32_t B : Ss)
+      if (B != Succ && BlockRelease[B] && NPreds[B] == 1 &&
+          FF.Blocks[B].Succs.size() == 1 && FF.Blocks[B].Succs[0] == Succ)
+        M |= BlockRelease[B];
+    return M;
+  };
+  auto Edge = [&](uint32_t P, size_t X, AcqState &S) {
+    uint64_t R = SkipRelease(P, FF.Blocks[P].Succs[X]);
+    S.Acq &= ~R;
+    S.May &= ~R;
+    return true;
+  };
+  if (!solveForward(FF, Entry, Transfer, Edge))
+    return;
+
+  // Backward: from here, a release of E is reachable before a wait on its
+  // full class F (may).
+  std::vector<uint64_t> In(NB, 0);
+  auto Back = [&](uint32_t B, uint64_t S, bool Record,
+                  std::vector<uint64_t> *After) {
+    auto R = Events.of(B);
+    for (const uint32_t *P = R.end(); P != R.begin();) {
+      uint32_t K = *--P;
+      if (Record && IsRead[K])
+        (*After)[K] = S;
+      S &= ~Acquires[K];
+      if (Releases[K])
+        S = Releases[K]; // the nearest release decides
+    }
+    return S;
+  };
+  auto OutOf = [&](uint32_t B) {
+    uint64_t S = 0;
+    for (uint32_t Succ : FF.Blocks[B].Succs) {
+      uint64_t R = SkipRelease(B, Succ);
+      S |= R ? R : In[Succ];
+    }
+    return S;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (uint32_t B = uint32_t(NB); B-- > 0;) {
+      uint64_t S = Back(B, OutOf(B), false, nullptr);
+      Changed |= S != In[B];
+      In[B] = S;
+    }
+  }
+  std::vector<uint64_t> ReleasedAfter(FF.Insts.size(), 0);
+  for (uint32_t B = 0; B < NB; ++B)
+    Back(B, OutOf(B), true, &ReleasedAfter);
+
+  // One report per full class: its first read in program order.
+  uint64_t Reported = 0;
+  for (uint32_t B = 0; B < NB; ++B) {
+    for (uint32_t K : Events.of(B)) {
+      // The read's own classes: those whose release comes next after it.
+      // A read none of whose own classes is waited on; where one is (a
+      // thread that skips its own release, then reaches another
+      // pipeline's), silent.
+      uint64_t Own = ReleasedAfter[K];
+      uint64_t M = NotAcquired[K] & Own & ~Reported;
+      if (!IsRead[K] || !M || (Own & ~NotAcquired[K]))
+        continue;
+      Reported |= M;
+      size_t F = 0;
+      while (!(M >> F & 1))
+        ++F;
+      const FlowInst &Rd = FF.Insts[K];
+      auto D = C.likely(rules::FlowReadBeforeComplete, Rd.Range,
+                        "this shared-memory read may run before the copy "
+                        "that fills the buffer completes: no "
+                        "mbarrier.try_wait on the barrier the copy signals "
+                        "precedes it since the buffer was last released");
+      D.note(FF.Insts[FirstFill[F]].Range,
+             "this copy fills shared memory and signals that mbarrier; its "
+             "consumer must wait on it before reading");
+      noteUnusedBarrierAddress(FF, Eval, NPreds, K, Full[F], D);
+    }
+  }
+}
+
+} // namespace flow
+} // namespace ptxlint
