@@ -197,6 +197,13 @@ private:
       auto S = Imm(2);
       return S && *S >= 0 && *S < 32 ? scale(V(1), int64_t(1) << *S) : opaque();
     }
+    if (Op == "and") {
+      // A shared::cluster address with its CTA-rank bit masked (2-SM TMA
+      // loads signal the leader CTA's barrier: bar & 0xFEFFFFF8, the low
+      // bits of an 8-byte barrier being 0) keeps its shape.
+      auto M = Imm(2);
+      return M && ((*M | 7) & 0xFFFFFF) == 0xFFFFFF ? V(1) : opaque();
+    }
     if (Op == "mul") {
       auto F = Imm(2);
       return F ? scale(V(1), *F) : opaque();
@@ -224,15 +231,31 @@ bool fillsOnBarrier(const FlowInst &I) {
 
 constexpr size_t MaxClasses = 64;
 
+/// Per full class, how many of its slots are waited on and not released
+/// yet, on every path (0, 1, 2 or more): a consumer may wait ahead (77's
+/// MMA warp waits for K and V, then releases K before reading V; a probe
+/// of the next stage precedes the release of this one), so one release
+/// must not undo two waits. One: count >= 1, Two: count >= 2.
 struct AcqState {
-  uint64_t Acq = 0; ///< full-barrier classes waited on (on every path)
-  /// ... on some path since the last CTA barrier: FA3 has one warp of a
-  /// warpgroup wait, then a named barrier releases the others.
+  uint64_t One = 0, Two = 0;
+  /// Classes waited on, on some path, since the last CTA barrier: FA3 has
+  /// one warp of a warpgroup wait, then a named barrier releases the rest.
   uint64_t May = 0;
+  void acquire(uint64_t A) {
+    Two |= One & A;
+    One |= A;
+    May |= A;
+  }
+  void release(uint64_t R) {
+    One &= ~(R & ~Two);
+    Two &= ~R;
+    May &= ~R;
+  }
   bool join(const AcqState &O) {
-    uint64_t J = Acq & O.Acq, U = May | O.May;
-    bool Changed = J != Acq || U != May;
-    Acq = J;
+    uint64_t N1 = One & O.One, N2 = Two & O.Two, U = May | O.May;
+    bool Changed = N1 != One || N2 != Two || U != May;
+    One = N1;
+    Two = N2;
     May = U;
     return Changed;
   }
@@ -282,7 +305,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   bool HasFill = false;
   for (uint32_t K : FF.RoleInsts)
     HasFill |= fillsOnBarrier(FF.Insts[K]);
-  if (!HasFill || !FF.has(OpKind::MbarArrive))
+  if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
   AffineEval Eval(FF);
   std::unordered_map<uint32_t, Affine> BarrierMemo; // asked once per window
@@ -397,7 +420,8 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
           Acquires[K] |= uint64_t(1) << F;
       break;
     }
-    case OpKind::MbarArrive: {
+    case OpKind::MbarArrive:
+    case OpKind::MmaCommitArrive: {
       Affine E = BarrierOf(K);
       for (const Pair &P : Pairs)
         if (P.Empty == E)
@@ -441,44 +465,87 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   auto Transfer = [&](uint32_t B, AcqState &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       if (Report && IsRead[K])
-        NotAcquired[K] = ~S.Acq;
+        NotAcquired[K] = ~S.One;
       if (Syncs[K]) {
-        S.Acq |= S.May;
+        S.One |= S.May;
         S.May = 0;
       }
-      S.Acq |= Acquires[K];
-      S.May |= Acquires[K];
-      S.Acq &= ~Releases[K];
-      S.May &= ~Releases[K];
+      S.acquire(Acquires[K]);
+      S.release(Releases[K]);
     }
   };
-  // A release only some threads perform ("if (pred) arrive": CUTLASS's
-  // and FA3's per-CTA arrive of a cluster-wide release) is the warp's
-  // release: the edge that branches around it releases too.
+  // A wait or a release that some threads branch around is the warp's:
+  // "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
+  // cluster-wide release), "if (warp == 0) wait" before a named barrier
+  // (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
+  // sm100). The edge that skips such a region (entered only from the
+  // branch, left only to the skip edge's target, at most 16 blocks) has
+  // the region's effect too.
   size_t NB = FF.Blocks.size();
   std::vector<uint32_t> NPreds(NB, 0);
   for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t S : FF.Blocks[B].Succs)
       ++NPreds[S];
-  std::vector<uint64_t> BlockRelease(NB, 0);
-  for (uint32_t B = 0; B < NB; ++B)
-    for (uint32_t K : Events.of(B))
-      BlockRelease[B] |= Releases[K];
-  auto SkipRelease = [&](uint32_t P, uint32_t Succ) -> uint64_t {
+  struct Skip {
+    uint64_t Acq = 0, Rel = 0;
+  };
+  // Per block with two successors: the effect of the region at the other
+  // successor, on the edge to Succs[X] (index X into SkipOf).
+  std::vector<Skip> SkipOf(NB * 2);
+  std::vector<uint32_t> Region;
+  for (uint32_t P = 0; P < NB; ++P) {
     const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
-    if (Ss.size() < 2)
-      return 0;
-    uint64_t M = 0;
-    for (uint32_t B : Ss)
-      if (B != Succ && BlockRelease[B] && NPreds[B] == 1 &&
-          FF.Blocks[B].Succs.size() == 1 && FF.Blocks[B].Succs[0] == Succ)
-        M |= BlockRelease[B];
-    return M;
+    if (Ss.size() != 2 || Ss[0] == Ss[1])
+      continue;
+    for (size_t X = 0; X < 2; ++X) {
+      uint32_t J = Ss[X], Start = Ss[1 - X];
+      if (Start == P || NPreds[Start] != 1)
+        continue;
+      Region.assign(1, Start);
+      bool Ok = true;
+      for (size_t R = 0; Ok && R < Region.size(); ++R) {
+        const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
+        Ok = !Rs.empty(); // an exit inside: not a skippable region
+        for (uint32_t N : Rs) {
+          if (N == J ||
+              std::find(Region.begin(), Region.end(), N) != Region.end())
+            continue;
+          if (N == P || Region.size() == 16) {
+            Ok = false;
+            break;
+          }
+          Region.push_back(N);
+        }
+      }
+      // Entered only from P (Start) or from inside.
+      for (size_t R = 1; Ok && R < Region.size(); ++R) {
+        uint32_t Inside = 0;
+        for (uint32_t Q : Region)
+          for (uint32_t N : FF.Blocks[Q].Succs)
+            Inside += N == Region[R];
+        Ok = Inside == NPreds[Region[R]];
+      }
+      if (!Ok)
+        continue;
+      Skip &Sk = SkipOf[P * 2 + X];
+      for (uint32_t Q : Region)
+        for (uint32_t K : Events.of(Q)) {
+          Sk.Acq |= Acquires[K];
+          Sk.Rel |= Releases[K];
+        }
+    }
+  }
+  auto SkipAt = [&](uint32_t P, size_t X) -> const Skip & {
+    static const Skip None;
+    return FF.Blocks[P].Succs.size() == 2 ? SkipOf[P * 2 + X] : None;
   };
   auto Edge = [&](uint32_t P, size_t X, AcqState &S) {
-    uint64_t R = SkipRelease(P, FF.Blocks[P].Succs[X]);
-    S.Acq &= ~R;
-    S.May &= ~R;
+    const Skip &Sk = SkipAt(P, X);
+    // The skipped region's wait is the one some other path ran (a probe
+    // that succeeded): at least one slot, not one more.
+    S.One |= Sk.Acq;
+    S.May |= Sk.Acq;
+    S.release(Sk.Rel);
     return true;
   };
   if (!solveForward(FF, Entry, Transfer, Edge))
@@ -502,9 +569,10 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   };
   auto OutOf = [&](uint32_t B) {
     uint64_t S = 0;
-    for (uint32_t Succ : FF.Blocks[B].Succs) {
-      uint64_t R = SkipRelease(B, Succ);
-      S |= R ? R : In[Succ];
+    const std::vector<uint32_t> &Ss = FF.Blocks[B].Succs;
+    for (size_t X = 0; X < Ss.size(); ++X) {
+      const Skip &Sk = SkipAt(B, X);
+      S |= Sk.Rel ? Sk.Rel : In[Ss[X]] & ~Sk.Acq;
     }
     return S;
   };
