@@ -408,8 +408,18 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   };
 
   // Per role instruction: the classes a wait acquires, a release clears.
-  std::vector<uint64_t> Acquires(FF.Insts.size(), 0), Releases(FF.Insts.size(), 0);
-  std::vector<char> IsRead(FF.Insts.size(), 0), Syncs(FF.Insts.size(), 0);
+  // (Indexed through EvOf: 4 bytes per instruction, not 34.)
+  struct EventInfo {
+    uint64_t Acquires = 0, Releases = 0;
+    uint64_t NotAcquired = 0;   ///< read: classes not surely waited on
+    uint64_t ReleasedAfter = 0; ///< read: classes of its nearest release
+    bool IsRead = false, Syncs = false;
+  };
+  std::vector<EventInfo> Info(RI.size() + 1); // [0]: not an event
+  std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
+  for (size_t X = 0; X < RI.size(); ++X)
+    EvOf[RI[X]] = uint32_t(X + 1);
+  auto At = [&](uint32_t K) -> EventInfo & { return Info[EvOf[K]]; };
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
@@ -417,7 +427,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       Affine A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
         if (mayBeElement(A, Full[F]))
-          Acquires[K] |= uint64_t(1) << F;
+          At(K).Acquires |= uint64_t(1) << F;
       break;
     }
     case OpKind::MbarArrive:
@@ -425,29 +435,29 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       Affine E = BarrierOf(K);
       for (const Pair &P : Pairs)
         if (P.Empty == E)
-          Releases[K] |= P.FullMask;
+          At(K).Releases |= P.FullMask;
       break;
     }
     case OpKind::Barrier:
       // FA3: one warp of a warpgroup waits, a named barrier releases the
       // others (bar.arrive does not wait).
-      Syncs[K] = I.Head.find(".arrive") == std::string_view::npos;
+      At(K).Syncs = I.Head.find(".arrive") == std::string_view::npos;
       break;
     case OpKind::Call:
       if (FF.callHasEffects(I))
-        Acquires[K] = ~uint64_t(0); // it may wait on our behalf
+        At(K).Acquires = ~uint64_t(0); // it may wait on our behalf
       break;
     case OpKind::DescriptorRead:
-      IsRead[K] = 1;
+      At(K).IsRead = 1;
       break;
     case OpKind::LdMatrix:
-      IsRead[K] = !Unfilled(I);
+      At(K).IsRead = !Unfilled(I);
       break;
     case OpKind::Load:
       if (I.Op.Src == Space::SharedCta || I.Op.Src == Space::SharedCluster)
-        IsRead[K] = !Unfilled(I);
+        At(K).IsRead = !Unfilled(I);
       else if (I.Op.Src == Space::Generic)
-        IsRead[K] = FF.isSharedBase(FF.address(FF.operand(I, I.Op.SrcOp)).Base) &&
+        At(K).IsRead = FF.isSharedBase(FF.address(FF.operand(I, I.Op.SrcOp)).Base) &&
                     !Unfilled(I);
       break;
     default:
@@ -457,21 +467,20 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
 
   // Forward: which full classes are surely waited on since the last
   // release (must; nothing at entry).
-  std::vector<uint64_t> NotAcquired(FF.Insts.size(), 0);
   EventLists Events(FF, [&](uint32_t K) {
-    return Acquires[K] || Releases[K] || IsRead[K] || Syncs[K];
+    return At(K).Acquires || At(K).Releases || At(K).IsRead || At(K).Syncs;
   });
   AcqState Entry;
   auto Transfer = [&](uint32_t B, AcqState &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
-      if (Report && IsRead[K])
-        NotAcquired[K] = ~S.One;
-      if (Syncs[K]) {
+      if (Report && At(K).IsRead)
+        At(K).NotAcquired = ~S.One;
+      if (At(K).Syncs) {
         S.One |= S.May;
         S.May = 0;
       }
-      S.acquire(Acquires[K]);
-      S.release(Releases[K]);
+      S.acquire(At(K).Acquires);
+      S.release(At(K).Releases);
     }
   };
   // A wait or a release that some threads branch around is the warp's:
@@ -530,8 +539,8 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       Skip &Sk = SkipOf[P * 2 + X];
       for (uint32_t Q : Region)
         for (uint32_t K : Events.of(Q)) {
-          Sk.Acq |= Acquires[K];
-          Sk.Rel |= Releases[K];
+          Sk.Acq |= At(K).Acquires;
+          Sk.Rel |= At(K).Releases;
         }
     }
   }
@@ -554,16 +563,15 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   // Backward: from here, a release of E is reachable before a wait on its
   // full class F (may).
   std::vector<uint64_t> In(NB, 0);
-  auto Back = [&](uint32_t B, uint64_t S, bool Record,
-                  std::vector<uint64_t> *After) {
+  auto Back = [&](uint32_t B, uint64_t S, bool Record) {
     auto R = Events.of(B);
     for (const uint32_t *P = R.end(); P != R.begin();) {
       uint32_t K = *--P;
-      if (Record && IsRead[K])
-        (*After)[K] = S;
-      S &= ~Acquires[K];
-      if (Releases[K])
-        S = Releases[K]; // the nearest release decides
+      if (Record && At(K).IsRead)
+        At(K).ReleasedAfter = S;
+      S &= ~At(K).Acquires;
+      if (At(K).Releases)
+        S = At(K).Releases; // the nearest release decides
     }
     return S;
   };
@@ -579,14 +587,13 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (uint32_t B = uint32_t(NB); B-- > 0;) {
-      uint64_t S = Back(B, OutOf(B), false, nullptr);
+      uint64_t S = Back(B, OutOf(B), false);
       Changed |= S != In[B];
       In[B] = S;
     }
   }
-  std::vector<uint64_t> ReleasedAfter(FF.Insts.size(), 0);
   for (uint32_t B = 0; B < NB; ++B)
-    Back(B, OutOf(B), true, &ReleasedAfter);
+    Back(B, OutOf(B), true);
 
   // One report per full class: its first read in program order.
   uint64_t Reported = 0;
@@ -596,9 +603,9 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       // A read none of whose own classes is waited on; where one is (a
       // thread that skips its own release, then reaches another
       // pipeline's), silent.
-      uint64_t Own = ReleasedAfter[K];
-      uint64_t M = NotAcquired[K] & Own & ~Reported;
-      if (!IsRead[K] || !M || (Own & ~NotAcquired[K]))
+      uint64_t Own = At(K).ReleasedAfter;
+      uint64_t M = At(K).NotAcquired & Own & ~Reported;
+      if (!At(K).IsRead || !M || (Own & ~At(K).NotAcquired))
         continue;
       Reported |= M;
       size_t F = 0;
