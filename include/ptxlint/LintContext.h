@@ -6,6 +6,9 @@
 #include "ptxlint/Diagnostic.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/SymbolTable.h"
+#include "ptxlint/Target.h"
+
+#include <optional>
 
 namespace ptxlint {
 
@@ -15,6 +18,8 @@ struct ModuleSettings {
   std::vector<std::string> Targets;    ///< normalised, e.g. "sm_90a"
   SourceRange VersionRange, TargetRange;
   bool VersionFromOptions = false; ///< --ptx-version/'ptx-version:', not .version
+  /// effectiveTarget(Targets), parsed once for every instruction's checks.
+  std::optional<Target> Effective;
 };
 
 struct LintContext {

@@ -22,10 +22,11 @@ InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
   NameRange = I.OpcodeRange;
   if (NameWords)
     NameRange.End = I.Modifiers[NameWords - 1].Range.End;
+  Quals.reserve(I.Modifiers.size() - NameWords);
   for (size_t K = NameWords; K < I.Modifiers.size(); ++K)
     Quals.push_back({&I.Modifiers[K], spec::groupOf(Spec, I.Modifiers[K].Text)});
-  if (auto T = effectiveTarget(Ctx.Settings.Targets))
-    Targets.push_back(*T);
+  if (Ctx.Settings.Effective)
+    Targets.push_back(*Ctx.Settings.Effective);
   Version = {Ctx.Settings.PtxMajor, Ctx.Settings.PtxMinor};
 }
 
@@ -146,12 +147,11 @@ public:
   }
 
 private:
-  static void checkInstruction(LintContext &Ctx, const Instruction &I,
-                               int32_t Function) {
+  void checkInstruction(LintContext &Ctx, const Instruction &I,
+                        int32_t Function) {
     if (!spec::hasOpcode(I.Opcode))
       return; // parsed for the flow rules only (ld.shared, bra, ...)
-    spec::Words Mods;
-    Mods.reserve(I.Modifiers.size());
+    Mods.clear(); // one buffer for every instruction: no allocation each
     for (const Modifier &M : I.Modifiers)
       Mods.push_back(M.Text);
     size_t NameWords = 0;
@@ -169,6 +169,8 @@ private:
     checkOperands(C);
     checkTargets(C);
   }
+
+  spec::Words Mods;
 
   static void reportUnknown(LintContext &Ctx, const Instruction &I) {
     SourceRange R = I.OpcodeRange;

@@ -56,6 +56,7 @@ static ModuleSettings settingsFor(const Module &M, const LintOptions &Opts) {
   } else if (Opts.Target) {
     S.Targets.push_back(*Opts.Target);
   }
+  S.Effective = effectiveTarget(S.Targets);
   return S;
 }
 

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
+#include <cstring>
 
 namespace ptxlint {
 namespace {
@@ -21,16 +21,24 @@ bool isCodeChar(char C) {
 char lower(char C) { return char(std::tolower(static_cast<unsigned char>(C))); }
 
 /// The next "ptxlint:" at or after From in any case: "PTXLINT:" is found
-/// too, to be reported rather than silently ignored.
+/// too, to be reported rather than silently ignored. Marker is lower case and
+/// ends in ':', which is rare in PTX: memchr finds each ':' and the words
+/// before it are compared (a case-folding Boyer-Moore search over every byte
+/// was 8 % of the instructions of linting an 11 MB module).
 size_t findMarker(std::string_view T, size_t From, std::string_view Marker) {
-  struct Hash {
-    size_t operator()(char C) const { return std::hash<char>()(lower(C)); }
-  };
-  auto Eq = [](char A, char B) { return lower(A) == lower(B); };
-  auto It = std::search(T.begin() + std::min(From, T.size()), T.end(),
-                        std::boyer_moore_horspool_searcher(Marker.begin(), Marker.end(),
-                                                           Hash(), Eq));
-  return It == T.end() ? std::string_view::npos : size_t(It - T.begin());
+  const size_t Last = Marker.size() - 1;
+  for (size_t P = From + Last; P < T.size();) {
+    const void *Hit = std::memchr(T.data() + P, Marker[Last], T.size() - P);
+    if (!Hit)
+      break;
+    size_t End = size_t(static_cast<const char *>(Hit) - T.data());
+    size_t At = End - Last;
+    if (std::equal(Marker.begin(), Marker.begin() + Last, T.begin() + At,
+                   [](char M, char C) { return M == lower(C); }))
+      return At;
+    P = End + 1;
+  }
+  return std::string_view::npos;
 }
 
 /// " (did you mean 'S003'?)" for a code or name close to a rule's, or "".
