@@ -13,6 +13,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ptxlint
   FILES_MATCHING PATTERN "*.h" PATTERN "*.def"
   PATTERN "SpecTables.h" EXCLUDE PATTERN "LintContext.h" EXCLUDE
   PATTERN "SymbolTable.h" EXCLUDE)
+# Builder.h's enums, generated from spec-tables/ (spec-tables/CMakeLists.txt).
+install(FILES ${PTXLINT_PUBLIC_GEN_DIR}/ptxlint/BuilderEnums.inc
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptxlint)
 
 if(NOT PTXLINT_SHARED_LIB)
   # A static libptxlint would have to export the generated parser, the ANTLR

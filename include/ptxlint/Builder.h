@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -93,20 +94,20 @@ struct TensorRef {
 };
 
 // --- qualifier groups ---------------------------------------------------------
-enum class CacheOp { CA, CG };                          ///< .ca .cg
-enum class PrefetchSize { None, B64, B128, B256 };      ///< .L2::64B ...
-enum class LoadMode {
-  Tile,         ///< .tile (the default; always printed)
-  TileGather4,  ///< .tile::gather4
-  TileScatter4, ///< .tile::scatter4
-  Im2col,       ///< .im2col
-  Im2colW,      ///< .im2col::w
-  Im2colW128,   ///< .im2col::w::128
-  Im2colNoOffs, ///< .im2col_no_offs
-};
-enum class CtaGroup { None, One, Two };                 ///< .cta_group::1/2
-enum class RedOp { And, Or, Xor, Add, Inc, Dec, Min, Max };
-enum class RedType { F16, BF16, B32, U32, S32, B64, U64, S64, F32, F64 };
+// CacheOp, PrefetchSize, LoadMode, CtaGroup, RedOp, RedType: one enumerator
+// per value of a qualifier group of spec-tables/*.yaml (the group's
+// builder_enum), with spelling(E) (".tile::gather4"; "" for None) and
+// enumSize(E), generated at build time.
+#include "ptxlint/BuilderEnums.inc"
+
+/// The enumerator spelled S (".im2col::w"), nullopt when none is; "" gives an
+/// enum's None.
+template <typename E> std::optional<E> fromSpelling(std::string_view S) {
+  for (unsigned K = 0; K < enumSize(E{}); ++K)
+    if (S == spelling(E(K)))
+      return E(K);
+  return std::nullopt;
+}
 
 /// Directions (.dst.src) of the copy forms.
 enum class BulkDir {
@@ -258,12 +259,6 @@ struct Inst {
 std::string instructionName(const Inst &I);
 /// Canonical PTX, ending with ';' (no indentation, no newline).
 std::string print(const Inst &I);
-/// The qualifier spellings, for tools: ".shared::cta", ".tile::gather4", ...
-const char *spelling(LoadMode M);
-const char *spelling(RedOp Op);
-const char *spelling(RedType T);
-const char *spelling(CtaGroup G);
-const char *spelling(PrefetchSize P);
 
 /// Reads a parsed instruction of the family back into its typed form (any
 /// qualifier order). nullopt with *Error set when it is not one the builder

@@ -181,16 +181,11 @@ struct Decoder {
     return D;
   }
   static LoadMode loadMode(const Quals &Q) {
-    std::string_view W = Q.G[GLoadMode];
-    for (unsigned K = 0; K <= unsigned(LoadMode::Im2colNoOffs); ++K)
-      if (W == spelling(LoadMode(K)))
-        return LoadMode(K);
-    return LoadMode::Tile; // absent: the default
+    return fromSpelling<LoadMode>(Q.G[GLoadMode]).value_or(LoadMode::Tile); // absent: the default
   }
   static RedOp redOp(const Quals &Q) {
-    for (unsigned K = 0; K < 8; ++K)
-      if (Q.G[GRedOp] == spelling(RedOp(K)))
-        return RedOp(K);
+    if (std::optional<RedOp> Op = fromSpelling<RedOp>(Q.G[GRedOp]); Op && !Q.G[GRedOp].empty())
+      return *Op;
     fail("missing reduction operation");
   }
   static void completion(const Quals &Q, bool Mbarrier) {
@@ -279,7 +274,7 @@ struct Decoder {
     CpAsync C;
     if (!Q.has(GCache))
       fail("missing cache operator .ca or .cg");
-    C.Cache = Q.G[GCache] == ".ca" ? CacheOp::CA : CacheOp::CG;
+    C.Cache = fromSpelling<CacheOp>(Q.G[GCache]).value_or(CacheOp::CG);
     std::string S = spaces(Q);
     if (S == ".shared.global")
       C.DstSharedCta = false;
@@ -287,11 +282,7 @@ struct Decoder {
       C.DstSharedCta = true;
     else
       fail("cp.async copies .global to .shared{::cta}, not '" + S + "'");
-    std::string_view P = Q.G[GPrefetch];
-    C.Prefetch = P == ".L2::64B"    ? PrefetchSize::B64
-                 : P == ".L2::128B" ? PrefetchSize::B128
-                 : P == ".L2::256B" ? PrefetchSize::B256
-                                    : PrefetchSize::None;
+    C.Prefetch = fromSpelling<PrefetchSize>(Q.G[GPrefetch]).value_or(PrefetchSize::None);
     C.Dst = nextAddress();
     C.Src = nextAddress();
     Value Sz = nextValue();
@@ -366,14 +357,10 @@ struct Decoder {
     bool Global = R.Dir == ReduceDir::SharedCtaToGlobal;
     completion(Q, !Global);
     R.Op = redOp(Q);
-    bool Found = false;
-    for (unsigned K = 0; K < 10; ++K)
-      if (Q.G[GType] == spelling(RedType(K))) {
-        R.Type = RedType(K);
-        Found = true;
-      }
-    if (!Found)
+    std::optional<RedType> Type = fromSpelling<RedType>(Q.G[GType]);
+    if (!Type || Q.G[GType].empty())
       fail("missing element type");
+    R.Type = *Type;
     bool Want = R.Op == RedOp::Add &&
                 (R.Type == RedType::F16 || R.Type == RedType::BF16);
     if (Q.has(GNoftz) != Want)
@@ -426,7 +413,7 @@ struct Decoder {
     if (Q.has(GCtaGroup) && Store)
       fail(".cta_group needs the mbarrier completion");
     if (Q.has(GCtaGroup))
-      T.Group = Q.G[GCtaGroup] == ".cta_group::1" ? CtaGroup::One : CtaGroup::Two;
+      T.Group = fromSpelling<CtaGroup>(Q.G[GCtaGroup]).value_or(CtaGroup::None);
     if (Store) {
       T.Tensor = tensor(at(NextOp++));
       T.Shared = nextAddress();

@@ -45,46 +45,6 @@ bool CpAsyncBulkPrefetchTensor::operator==(const CpAsyncBulkPrefetchTensor &O) c
          Im2colInfo == O.Im2colInfo && CachePolicy == O.CachePolicy;
 }
 
-const char *spelling(LoadMode M) {
-  switch (M) {
-  case LoadMode::Tile: return ".tile";
-  case LoadMode::TileGather4: return ".tile::gather4";
-  case LoadMode::TileScatter4: return ".tile::scatter4";
-  case LoadMode::Im2col: return ".im2col";
-  case LoadMode::Im2colW: return ".im2col::w";
-  case LoadMode::Im2colW128: return ".im2col::w::128";
-  case LoadMode::Im2colNoOffs: return ".im2col_no_offs";
-  }
-  return "";
-}
-const char *spelling(RedOp Op) {
-  static const char *const S[] = {".and", ".or",  ".xor", ".add",
-                                  ".inc", ".dec", ".min", ".max"};
-  return S[unsigned(Op)];
-}
-const char *spelling(RedType T) {
-  static const char *const S[] = {".f16", ".bf16", ".b32", ".u32", ".s32",
-                                  ".b64", ".u64",  ".s64", ".f32", ".f64"};
-  return S[unsigned(T)];
-}
-const char *spelling(CtaGroup G) {
-  switch (G) {
-  case CtaGroup::None: return "";
-  case CtaGroup::One: return ".cta_group::1";
-  case CtaGroup::Two: return ".cta_group::2";
-  }
-  return "";
-}
-const char *spelling(PrefetchSize P) {
-  switch (P) {
-  case PrefetchSize::None: return "";
-  case PrefetchSize::B64: return ".L2::64B";
-  case PrefetchSize::B128: return ".L2::128B";
-  case PrefetchSize::B256: return ".L2::256B";
-  }
-  return "";
-}
-
 namespace {
 
 const char *const MbarTx = ".mbarrier::complete_tx::bytes";
