@@ -359,6 +359,12 @@ AsyncOp classify(std::string_view Op, const QualifierList &Q,
     A.Src = Space::SharedCta;
     return A;
   }
+  if (Op == "tcgen05" && V.first() == "commit" && V.hasPrefix("mbarrier::")) {
+    A.Kind = OpKind::MmaCommitArrive;
+    A.MbarOp = 0;
+    A.Multicast = V.has("multicast::cluster");
+    return A;
+  }
   if (Op == "clusterlaunchcontrol" && V.first() == "try_cancel") {
     A.Kind = OpKind::ClcTryCancel;
     A.Comp = Completion::Mbarrier;

@@ -63,6 +63,10 @@ enum class OpKind : uint8_t {
   /// clusterlaunchcontrol.try_cancel: writes its response into shared
   /// memory and signals an mbarrier (complete_tx), like a bulk load
   ClcTryCancel,
+  /// tcgen05.commit.mbarrier::arrive::one [mbar]: arrives on the barrier
+  /// once the issued tcgen05 operations (their shared-memory reads) are done:
+  /// how an MMA warp releases a pipeline slot
+  MmaCommitArrive,
   GlobalReadOther, ///< tex, tld4, suld, multimem.ld_reduce, prefetch: reads
                    ///< global memory in ways the flow rules do not model
   // Control flow

@@ -197,6 +197,13 @@ private:
       auto S = Imm(2);
       return S && *S >= 0 && *S < 32 ? scale(V(1), int64_t(1) << *S) : opaque();
     }
+    if (Op == "and") {
+      // A shared::cluster address with its CTA-rank bit masked (2-SM TMA
+      // loads signal the leader CTA's barrier: bar & 0xFEFFFFF8, the low
+      // bits of an 8-byte barrier being 0) keeps its shape.
+      auto M = Imm(2);
+      return M && ((*M | 7) & 0xFFFFFF) == 0xFFFFFF ? V(1) : opaque();
+    }
     if (Op == "mul") {
       auto F = Imm(2);
       return F ? scale(V(1), *F) : opaque();
@@ -224,15 +231,31 @@ bool fillsOnBarrier(const FlowInst &I) {
 
 constexpr size_t MaxClasses = 64;
 
+/// Per full class, how many of its slots are waited on and not released
+/// yet, on every path (0, 1, 2 or more): a consumer may wait ahead (77's
+/// MMA warp waits for K and V, then releases K before reading V; a probe
+/// of the next stage precedes the release of this one), so one release
+/// must not undo two waits. One: count >= 1, Two: count >= 2.
 struct AcqState {
-  uint64_t Acq = 0; ///< full-barrier classes waited on (on every path)
-  /// ... on some path since the last CTA barrier: FA3 has one warp of a
-  /// warpgroup wait, then a named barrier releases the others.
+  uint64_t One = 0, Two = 0;
+  /// Classes waited on, on some path, since the last CTA barrier: FA3 has
+  /// one warp of a warpgroup wait, then a named barrier releases the rest.
   uint64_t May = 0;
+  void acquire(uint64_t A) {
+    Two |= One & A;
+    One |= A;
+    May |= A;
+  }
+  void release(uint64_t R) {
+    One &= ~(R & ~Two);
+    Two &= ~R;
+    May &= ~R;
+  }
   bool join(const AcqState &O) {
-    uint64_t J = Acq & O.Acq, U = May | O.May;
-    bool Changed = J != Acq || U != May;
-    Acq = J;
+    uint64_t N1 = One & O.One, N2 = Two & O.Two, U = May | O.May;
+    bool Changed = N1 != One || N2 != Two || U != May;
+    One = N1;
+    Two = N2;
     May = U;
     return Changed;
   }
@@ -282,7 +305,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   bool HasFill = false;
   for (uint32_t K : FF.RoleInsts)
     HasFill |= fillsOnBarrier(FF.Insts[K]);
-  if (!HasFill || !FF.has(OpKind::MbarArrive))
+  if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
   AffineEval Eval(FF);
   std::unordered_map<uint32_t, Affine> BarrierMemo; // asked once per window
@@ -385,8 +408,18 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   };
 
   // Per role instruction: the classes a wait acquires, a release clears.
-  std::vector<uint64_t> Acquires(FF.Insts.size(), 0), Releases(FF.Insts.size(), 0);
-  std::vector<char> IsRead(FF.Insts.size(), 0), Syncs(FF.Insts.size(), 0);
+  // (Indexed through EvOf: 4 bytes per instruction, not 34.)
+  struct EventInfo {
+    uint64_t Acquires = 0, Releases = 0;
+    uint64_t NotAcquired = 0;   ///< read: classes not surely waited on
+    uint64_t ReleasedAfter = 0; ///< read: classes of its nearest release
+    bool IsRead = false, Syncs = false;
+  };
+  std::vector<EventInfo> Info(RI.size() + 1); // [0]: not an event
+  std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
+  for (size_t X = 0; X < RI.size(); ++X)
+    EvOf[RI[X]] = uint32_t(X + 1);
+  auto At = [&](uint32_t K) -> EventInfo & { return Info[EvOf[K]]; };
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
@@ -394,36 +427,37 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       Affine A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
         if (mayBeElement(A, Full[F]))
-          Acquires[K] |= uint64_t(1) << F;
+          At(K).Acquires |= uint64_t(1) << F;
       break;
     }
-    case OpKind::MbarArrive: {
+    case OpKind::MbarArrive:
+    case OpKind::MmaCommitArrive: {
       Affine E = BarrierOf(K);
       for (const Pair &P : Pairs)
         if (P.Empty == E)
-          Releases[K] |= P.FullMask;
+          At(K).Releases |= P.FullMask;
       break;
     }
     case OpKind::Barrier:
       // FA3: one warp of a warpgroup waits, a named barrier releases the
       // others (bar.arrive does not wait).
-      Syncs[K] = I.Head.find(".arrive") == std::string_view::npos;
+      At(K).Syncs = I.Head.find(".arrive") == std::string_view::npos;
       break;
     case OpKind::Call:
       if (FF.callHasEffects(I))
-        Acquires[K] = ~uint64_t(0); // it may wait on our behalf
+        At(K).Acquires = ~uint64_t(0); // it may wait on our behalf
       break;
     case OpKind::DescriptorRead:
-      IsRead[K] = 1;
+      At(K).IsRead = 1;
       break;
     case OpKind::LdMatrix:
-      IsRead[K] = !Unfilled(I);
+      At(K).IsRead = !Unfilled(I);
       break;
     case OpKind::Load:
       if (I.Op.Src == Space::SharedCta || I.Op.Src == Space::SharedCluster)
-        IsRead[K] = !Unfilled(I);
+        At(K).IsRead = !Unfilled(I);
       else if (I.Op.Src == Space::Generic)
-        IsRead[K] = FF.isSharedBase(FF.address(FF.operand(I, I.Op.SrcOp)).Base) &&
+        At(K).IsRead = FF.isSharedBase(FF.address(FF.operand(I, I.Op.SrcOp)).Base) &&
                     !Unfilled(I);
       break;
     default:
@@ -433,52 +467,94 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
 
   // Forward: which full classes are surely waited on since the last
   // release (must; nothing at entry).
-  std::vector<uint64_t> NotAcquired(FF.Insts.size(), 0);
   EventLists Events(FF, [&](uint32_t K) {
-    return Acquires[K] || Releases[K] || IsRead[K] || Syncs[K];
+    return At(K).Acquires || At(K).Releases || At(K).IsRead || At(K).Syncs;
   });
   AcqState Entry;
   auto Transfer = [&](uint32_t B, AcqState &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
-      if (Report && IsRead[K])
-        NotAcquired[K] = ~S.Acq;
-      if (Syncs[K]) {
-        S.Acq |= S.May;
+      if (Report && At(K).IsRead)
+        At(K).NotAcquired = ~S.One;
+      if (At(K).Syncs) {
+        S.One |= S.May;
         S.May = 0;
       }
-      S.Acq |= Acquires[K];
-      S.May |= Acquires[K];
-      S.Acq &= ~Releases[K];
-      S.May &= ~Releases[K];
+      S.acquire(At(K).Acquires);
+      S.release(At(K).Releases);
     }
   };
-  // A release only some threads perform ("if (pred) arrive": CUTLASS's
-  // and FA3's per-CTA arrive of a cluster-wide release) is the warp's
-  // release: the edge that branches around it releases too.
+  // A wait or a release that some threads branch around is the warp's:
+  // "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
+  // cluster-wide release), "if (warp == 0) wait" before a named barrier
+  // (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
+  // sm100). The edge that skips such a region (entered only from the
+  // branch, left only to the skip edge's target, at most 16 blocks) has
+  // the region's effect too.
   size_t NB = FF.Blocks.size();
   std::vector<uint32_t> NPreds(NB, 0);
   for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t S : FF.Blocks[B].Succs)
       ++NPreds[S];
-  std::vector<uint64_t> BlockRelease(NB, 0);
-  for (uint32_t B = 0; B < NB; ++B)
-    for (uint32_t K : Events.of(B))
-      BlockRelease[B] |= Releases[K];
-  auto SkipRelease = [&](uint32_t P, uint32_t Succ) -> uint64_t {
+  struct Skip {
+    uint64_t Acq = 0, Rel = 0;
+  };
+  // Per block with two successors: the effect of the region at the other
+  // successor, on the edge to Succs[X] (index X into SkipOf).
+  std::vector<Skip> SkipOf(NB * 2);
+  std::vector<uint32_t> Region;
+  for (uint32_t P = 0; P < NB; ++P) {
     const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
-    if (Ss.size() < 2)
-      return 0;
-    uint64_t M = 0;
-    for (uint32_t B : Ss)
-      if (B != Succ && BlockRelease[B] && NPreds[B] == 1 &&
-          FF.Blocks[B].Succs.size() == 1 && FF.Blocks[B].Succs[0] == Succ)
-        M |= BlockRelease[B];
-    return M;
+    if (Ss.size() != 2 || Ss[0] == Ss[1])
+      continue;
+    for (size_t X = 0; X < 2; ++X) {
+      uint32_t J = Ss[X], Start = Ss[1 - X];
+      if (Start == P || NPreds[Start] != 1)
+        continue;
+      Region.assign(1, Start);
+      bool Ok = true;
+      for (size_t R = 0; Ok && R < Region.size(); ++R) {
+        const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
+        Ok = !Rs.empty(); // an exit inside: not a skippable region
+        for (uint32_t N : Rs) {
+          if (N == J ||
+              std::find(Region.begin(), Region.end(), N) != Region.end())
+            continue;
+          if (N == P || Region.size() == 16) {
+            Ok = false;
+            break;
+          }
+          Region.push_back(N);
+        }
+      }
+      // Entered only from P (Start) or from inside.
+      for (size_t R = 1; Ok && R < Region.size(); ++R) {
+        uint32_t Inside = 0;
+        for (uint32_t Q : Region)
+          for (uint32_t N : FF.Blocks[Q].Succs)
+            Inside += N == Region[R];
+        Ok = Inside == NPreds[Region[R]];
+      }
+      if (!Ok)
+        continue;
+      Skip &Sk = SkipOf[P * 2 + X];
+      for (uint32_t Q : Region)
+        for (uint32_t K : Events.of(Q)) {
+          Sk.Acq |= At(K).Acquires;
+          Sk.Rel |= At(K).Releases;
+        }
+    }
+  }
+  auto SkipAt = [&](uint32_t P, size_t X) -> const Skip & {
+    static const Skip None;
+    return FF.Blocks[P].Succs.size() == 2 ? SkipOf[P * 2 + X] : None;
   };
   auto Edge = [&](uint32_t P, size_t X, AcqState &S) {
-    uint64_t R = SkipRelease(P, FF.Blocks[P].Succs[X]);
-    S.Acq &= ~R;
-    S.May &= ~R;
+    const Skip &Sk = SkipAt(P, X);
+    // The skipped region's wait is the one some other path ran (a probe
+    // that succeeded): at least one slot, not one more.
+    S.One |= Sk.Acq;
+    S.May |= Sk.Acq;
+    S.release(Sk.Rel);
     return true;
   };
   if (!solveForward(FF, Entry, Transfer, Edge))
@@ -487,38 +563,37 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   // Backward: from here, a release of E is reachable before a wait on its
   // full class F (may).
   std::vector<uint64_t> In(NB, 0);
-  auto Back = [&](uint32_t B, uint64_t S, bool Record,
-                  std::vector<uint64_t> *After) {
+  auto Back = [&](uint32_t B, uint64_t S, bool Record) {
     auto R = Events.of(B);
     for (const uint32_t *P = R.end(); P != R.begin();) {
       uint32_t K = *--P;
-      if (Record && IsRead[K])
-        (*After)[K] = S;
-      S &= ~Acquires[K];
-      if (Releases[K])
-        S = Releases[K]; // the nearest release decides
+      if (Record && At(K).IsRead)
+        At(K).ReleasedAfter = S;
+      S &= ~At(K).Acquires;
+      if (At(K).Releases)
+        S = At(K).Releases; // the nearest release decides
     }
     return S;
   };
   auto OutOf = [&](uint32_t B) {
     uint64_t S = 0;
-    for (uint32_t Succ : FF.Blocks[B].Succs) {
-      uint64_t R = SkipRelease(B, Succ);
-      S |= R ? R : In[Succ];
+    const std::vector<uint32_t> &Ss = FF.Blocks[B].Succs;
+    for (size_t X = 0; X < Ss.size(); ++X) {
+      const Skip &Sk = SkipAt(B, X);
+      S |= Sk.Rel ? Sk.Rel : In[Ss[X]] & ~Sk.Acq;
     }
     return S;
   };
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (uint32_t B = uint32_t(NB); B-- > 0;) {
-      uint64_t S = Back(B, OutOf(B), false, nullptr);
+      uint64_t S = Back(B, OutOf(B), false);
       Changed |= S != In[B];
       In[B] = S;
     }
   }
-  std::vector<uint64_t> ReleasedAfter(FF.Insts.size(), 0);
   for (uint32_t B = 0; B < NB; ++B)
-    Back(B, OutOf(B), true, &ReleasedAfter);
+    Back(B, OutOf(B), true);
 
   // One report per full class: its first read in program order.
   uint64_t Reported = 0;
@@ -528,9 +603,9 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       // A read none of whose own classes is waited on; where one is (a
       // thread that skips its own release, then reaches another
       // pipeline's), silent.
-      uint64_t Own = ReleasedAfter[K];
-      uint64_t M = NotAcquired[K] & Own & ~Reported;
-      if (!IsRead[K] || !M || (Own & ~NotAcquired[K]))
+      uint64_t Own = At(K).ReleasedAfter;
+      uint64_t M = At(K).NotAcquired & Own & ~Reported;
+      if (!At(K).IsRead || !M || (Own & ~At(K).NotAcquired))
         continue;
       Reported |= M;
       size_t F = 0;

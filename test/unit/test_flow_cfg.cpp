@@ -50,6 +50,11 @@ TEST_CASE("classifier: descriptor reads of shared memory and CLC responses") {
   CHECK(classifyHead("wgmma.fence.sync.aligned").Kind == OpKind::Other);
   CHECK(classifyHead("wgmma.wait_group.sync.aligned").Kind == OpKind::Other);
   CHECK(classifyHead("tcgen05.ld.sync.aligned.32x32b.x2.b32").Kind == OpKind::Other);
+  // An MMA warp releases its slot with tcgen05.commit's mbarrier arrive.
+  AsyncOp M = classifyHead("tcgen05.commit.cta_group::1.mbarrier::arrive::one."
+                           "shared::cluster.b64");
+  CHECK(M.Kind == OpKind::MmaCommitArrive);
+  CHECK(M.MbarOp == 0);
   // clusterlaunchcontrol.try_cancel fills shared memory and signals an
   // mbarrier, like a bulk load: [response], [mbar].
   AsyncOp C = classifyHead("clusterlaunchcontrol.try_cancel.async.shared::cta."
