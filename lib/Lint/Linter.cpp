@@ -11,6 +11,7 @@
 #include "ptxlint/RuleRegistry.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace ptxlint {
 
@@ -99,24 +100,29 @@ void DiagnosticPolicy::end(DiagnosticEngine &Diags) {
 namespace {
 
 /// Statements per batch: a few thousand instructions' AST at a time (about
-/// 2 MB on async-dense code), enough functions for the flow pass's threads.
+/// 2 MB on async-dense code).
 constexpr uint32_t BatchStatements = 16384;
 
 /// Splits the module into batches of whole functions of about
 /// BatchStatements statements each (a larger function is a batch of its
-/// own). Module-scope statements go with the functions around them. A batch
-/// closes only where no function of it reaches further, so every function's
-/// statements lie in its batch also in malformed nesting.
-std::vector<StatementBatch> batchesOf(const Module &M) {
+/// own), and of at least MinBodies function bodies, so that the flow pass's
+/// threads have a function each. Module-scope statements go with the
+/// functions around them. A batch closes only where no function of it
+/// reaches further, so every function's statements lie in its batch also in
+/// malformed nesting.
+std::vector<StatementBatch> batchesOf(const Module &M, unsigned MinBodies) {
   std::vector<StatementBatch> Out;
   StatementBatch B;
   uint32_t Reach = 0; // one past the last statement of the batch's functions
+  unsigned Bodies = 0;
   const uint32_t NF = uint32_t(M.Functions.size());
   for (uint32_t K = 0; K < NF; ++K) {
     const Function &F = M.Functions[K];
     Reach = std::max({Reach, F.EndStatement, F.HeaderStatement + 1});
+    Bodies += !F.IsPrototype;
     bool NextInside = K + 1 < NF && M.Functions[K + 1].HeaderStatement < Reach;
-    if (Reach - B.Begin >= BatchStatements && !NextInside) {
+    if (Reach - B.Begin >= BatchStatements && Bodies >= MinBodies && !NextInside) {
+      Bodies = 0;
       B.End = Reach;
       B.EndFunction = K + 1;
       Out.push_back(B);
@@ -197,7 +203,9 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
 
   // Then the instructions, one batch of functions at a time.
   size_t X = 0;
-  for (const StatementBatch &B : batchesOf(M)) {
+  unsigned Threads = Opts.Threads ? Opts.Threads
+                                  : std::max(1u, std::thread::hardware_concurrency());
+  for (const StatementBatch &B : batchesOf(M, Threads)) {
     size_t From = X;
     size_t Count = 0;
     for (; X < Selected.size() && Selected[X] < B.End; ++X)
