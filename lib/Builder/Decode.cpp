@@ -188,8 +188,8 @@ struct Decoder {
       return *Op;
     fail("missing reduction operation");
   }
-  static void completion(const Quals &Q, bool Mbarrier) {
-    const char *Want = Mbarrier ? ".mbarrier::complete_tx::bytes" : ".bulk_group";
+  /// Want: the mechanism the direction takes (completion(Dir), from the tables).
+  static void completion(const Quals &Q, const char *Want) {
     if (Q.G[GCompletion] != Want)
       fail(std::string("this direction completes with ") + Want);
   }
@@ -315,7 +315,7 @@ struct Decoder {
     else
       fail("cp.async.bulk has no direction '" + S + "'");
     bool Store = B.Dir == BulkDir::SharedCtaToGlobal;
-    completion(Q, !Store);
+    completion(Q, ptxlint::build::completion(B.Dir));
     if (Q.has(GMulticast) && B.Dir != BulkDir::GlobalToSharedCluster)
       fail(".multicast::cluster needs .shared::cluster.global");
     if (Q.has(GCpMask) && !Store)
@@ -347,7 +347,7 @@ struct Decoder {
     else
       fail("cp.reduce.async.bulk has no direction '" + S + "'");
     bool Global = R.Dir == ReduceDir::SharedCtaToGlobal;
-    completion(Q, !Global);
+    completion(Q, ptxlint::build::completion(R.Dir));
     R.Op = redOp(Q);
     std::optional<RedType> Type = fromSpelling<RedType>(Q.G[GType]);
     if (!Type || Q.G[GType].empty())
@@ -395,7 +395,7 @@ struct Decoder {
     else
       fail("cp.async.bulk.tensor has no direction '" + S + "'");
     bool Store = T.Dir == TensorDir::SharedCtaToGlobal;
-    completion(Q, !Store);
+    completion(Q, ptxlint::build::completion(T.Dir));
     if (Q.has(GMulticast) && T.Dir != TensorDir::GlobalToSharedCluster)
       fail(".multicast::cluster needs .shared::cluster.global");
     if (Q.has(GCtaGroup) && Store)
@@ -426,7 +426,7 @@ struct Decoder {
          "cp.reduce.async.bulk.tensor");
     if (spaces(Q) != ".global.shared::cta")
       fail("cp.reduce.async.bulk.tensor is written .global.shared::cta");
-    completion(Q, false);
+    completion(Q, ".bulk_group"); // its one direction (no direction enum)
     CpReduceAsyncBulkTensor R;
     R.Dim = dim(Q);
     R.Mode = loadMode(Q);

@@ -47,7 +47,7 @@ bool CpAsyncBulkPrefetchTensor::operator==(const CpAsyncBulkPrefetchTensor &O) c
 
 namespace {
 
-const char *const MbarTx = ".mbarrier::complete_tx::bytes";
+/// cp.reduce.async.bulk.tensor has one direction and no direction enum.
 const char *const BulkGroup = ".bulk_group";
 const char *const CacheHint = ".L2::cache_hint";
 
@@ -116,7 +116,7 @@ struct Printer {
   void operator()(const CpAsyncBulk &I) {
     q("cp.async.bulk");
     q(spelling(I.Dir));
-    q(I.Dir == BulkDir::SharedCtaToGlobal ? BulkGroup : MbarTx);
+    q(completion(I.Dir));
     if (I.CtaMask)
       q(".multicast::cluster");
     if (I.CachePolicy)
@@ -138,7 +138,7 @@ struct Printer {
   void operator()(const CpReduceAsyncBulk &I) {
     q("cp.reduce.async.bulk");
     q(spelling(I.Dir));
-    q(I.Dir == ReduceDir::SharedCtaToGlobal ? BulkGroup : MbarTx);
+    q(completion(I.Dir));
     q(spelling(I.Op));
     if (needsNoftz(I.Op, I.Type))
       q(".noftz");
@@ -169,7 +169,7 @@ struct Printer {
     q(spelling(I.Dir));
     q(spelling(I.Mode));
     bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
-    q(Store ? BulkGroup : MbarTx);
+    q(completion(I.Dir));
     if (I.CtaMask)
       q(".multicast::cluster");
     q(spelling(I.Group));

@@ -898,6 +898,20 @@ static bool emitBuilderEnums(const std::vector<YInstruction> &All, std::string &
         OS << "\"";
       }
       OS << "};\n  return unsigned(V) < " << Forms.size() << " ? S[unsigned(V)] : \"\";\n}\n";
+      // The completion mechanism each direction takes (its `only` entry).
+      Strings Completion;
+      for (const YForm *F : Forms)
+        for (const Strings &O : F->Only)
+          if (O.size() == 2 && O[0] == "completion_mechanism")
+            Completion.push_back(O[1]);
+      if (Completion.size() != Forms.size())
+        continue;
+      OS << "/// The completion mechanism this direction takes.\n"
+         << "inline const char *completion(" << E << " V) {\n"
+         << "  static const char *const S[] = {";
+      for (size_t K = 0; K < Completion.size(); ++K)
+        OS << (K ? ", " : "") << "\"" << Completion[K] << "\"";
+      OS << "};\n  return unsigned(V) < " << Forms.size() << " ? S[unsigned(V)] : \"\";\n}\n";
     }
   }
   OS.flush();
