@@ -1,12 +1,19 @@
 //===- AsyncOpClassifier.cpp - Instruction roles for the flow rules -------===//
 //
-// A small table keyed on opcode + qualifiers. PTX qualifier order is free
-// (ptxas accepts every permutation; of two state spaces the first is the
-// destination), so membership tests are used rather than positions.
+// Which instruction it is comes from the spec tables where they name it
+// (each instruction's flow_role in spec-tables/*.yaml, generated into
+// FlowRoles.inc): the longest table name that starts the instruction, as the
+// checker finds it. The operand roles of each kind, and the instructions
+// outside the tables (ld, st, mbarrier.init, ...), are decided here. PTX
+// qualifier order after the name is free (ptxas accepts every permutation;
+// of two state spaces the first is the destination), so membership tests are
+// used rather than positions.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Flow/AsyncOpClassifier.h"
+
+#include <array>
 
 namespace ptxlint {
 namespace flow {
@@ -24,6 +31,40 @@ HeadQualifiers::HeadQualifiers(std::string_view Head) {
 }
 
 namespace {
+
+/// An instruction the spec tables name: its opcode, the words of its name
+/// after the opcode (unused slots empty) and its role.
+struct TableRole {
+  std::string_view Opcode;
+  std::array<std::string_view, 4> Words;
+  OpKind Kind;
+};
+const TableRole TableRoles[] = {
+#include "FlowRoles.inc"
+};
+
+/// The role of the longest table name that starts Opcode + Q; Other if none.
+OpKind tableKind(std::string_view Opcode, const QualifierList &Q) {
+  OpKind Best = OpKind::Other;
+  size_t BestLen = 0;
+  for (const TableRole &R : TableRoles) {
+    if (R.Opcode != Opcode)
+      continue;
+    size_t N = 0;
+    while (N < R.Words.size() && !R.Words[N].empty())
+      ++N;
+    if (N > Q.size() || (Best != OpKind::Other && N <= BestLen))
+      continue;
+    bool Match = true;
+    for (size_t K = 0; K < N && Match; ++K)
+      Match = Q.at(K) == R.Words[K];
+    if (Match) {
+      Best = R.Kind;
+      BestLen = N;
+    }
+  }
+  return Best;
+}
 
 bool startsWith(std::string_view S, std::string_view P) {
   return S.size() >= P.size() && S.compare(0, P.size(), P) == 0;
@@ -114,8 +155,8 @@ struct View {
   }
 };
 
-void classifyBulk(const View &V, AsyncOp &A, bool Reduce) {
-  bool Tensor = V.has("tensor");
+void classifyBulk(const View &V, AsyncOp &A) {
+  bool Tensor = A.Kind == OpKind::TensorCopy || A.Kind == OpKind::TensorReduce;
   V.spaces(A.Dst, A.Src);
   A.Comp = V.has("bulk_group")       ? Completion::BulkGroup
            : V.hasPrefix("mbarrier::") ? Completion::Mbarrier
@@ -123,11 +164,6 @@ void classifyBulk(const View &V, AsyncOp &A, bool Reduce) {
   A.Multicast = V.has("multicast::cluster");
   A.CtaGroup2 = V.has("cta_group::2");
   A.HasCacheHint = V.has("L2::cache_hint");
-  if (Reduce) {
-    A.Kind = Tensor ? OpKind::TensorReduce : OpKind::BulkReduce;
-  } else {
-    A.Kind = Tensor ? OpKind::TensorCopy : OpKind::BulkCopy;
-  }
   if (!Tensor) {
     A.DstOp = 0;
     A.SrcOp = 1;
@@ -152,93 +188,118 @@ void classifyBulk(const View &V, AsyncOp &A, bool Reduce) {
     A.CtaMaskOp = int8_t(3 + (A.HasIm2colInfo ? 1 : 0));
 }
 
+/// The mbarrier operations the tables do not name (mbarrier.expect_tx and
+/// mbarrier.arrive.expect_tx come from classify_only.yaml), by first word.
+OpKind mbarrierKind(std::string_view F, const View &V) {
+  if (F == "init")
+    return OpKind::MbarInit;
+  if (F == "arrive" || F == "arrive_drop")
+    return V.has("expect_tx") ? OpKind::MbarArriveExpectTx : OpKind::MbarArrive;
+  if (F == "complete_tx")
+    return OpKind::MbarCompleteTx;
+  if (F == "try_wait" || F == "test_wait")
+    return OpKind::MbarWait;
+  return OpKind::MbarOther;
+}
+
+/// Operand roles of the mbarrier operations; A.Kind is set.
+void mbarrierOperands(std::string_view F, AsyncOp &A) {
+  switch (A.Kind) {
+  case OpKind::MbarInit:
+    A.MbarOp = 0;
+    break;
+  case OpKind::MbarArriveExpectTx:
+    A.BytesOp = 2;
+    [[fallthrough]];
+  case OpKind::MbarArrive:
+  case OpKind::MbarWait:
+    A.MbarOp = 1;
+    break;
+  case OpKind::MbarExpectTx:
+  case OpKind::MbarCompleteTx:
+    A.MbarOp = 0;
+    A.BytesOp = 1;
+    break;
+  default:
+    if (F == "inval")
+      A.MbarOp = 0;
+    break;
+  }
+}
+
+/// Operand roles of the async-copy family; A.Kind is set.
+void classifyCopy(const View &V, AsyncOp &A) {
+  switch (A.Kind) {
+  case OpKind::BulkWait:
+    A.ReadOnly = V.has("read");
+    A.WaitNOp = 0;
+    break;
+  case OpKind::CpAsyncWait:
+    A.WaitNOp = 0;
+    break;
+  case OpKind::CpAsyncMbarrierArrive:
+    A.MbarOp = 0;
+    break;
+  case OpKind::BulkPrefetch:
+  case OpKind::TensorPrefetch:
+    A.Src = Space::Global;
+    A.HasCacheHint = V.has("L2::cache_hint");
+    if (A.Kind == OpKind::TensorPrefetch) {
+      A.TensorOp = 0;
+    } else {
+      A.SrcOp = 0;
+      A.SizeOp = 1;
+    }
+    break;
+  case OpKind::BulkCopy:
+  case OpKind::BulkReduce:
+  case OpKind::TensorCopy:
+  case OpKind::TensorReduce:
+    classifyBulk(V, A);
+    break;
+  case OpKind::CpAsync:
+    A.Dst = Space::SharedCta;
+    A.Src = Space::Global;
+    A.DstOp = 0;
+    A.SrcOp = 1;
+    A.SizeOp = 2;
+    break;
+  default: // commits, wait_all: no operands
+    break;
+  }
+}
+
 } // namespace
 
 AsyncOp classify(std::string_view Op, const QualifierList &Q,
                  unsigned NumOperands) {
   View V{Q};
   AsyncOp A;
-  if (Op == "cp") {
-    std::string_view F = V.first();
-    if (F == "async") {
-      if (V.has("bulk")) {
-        if (V.has("commit_group")) {
-          A.Kind = OpKind::BulkCommit;
-        } else if (V.has("wait_group")) {
-          A.Kind = OpKind::BulkWait;
-          A.ReadOnly = V.has("read");
-          A.WaitNOp = 0;
-        } else if (V.has("prefetch")) {
-          A.Src = Space::Global;
-          A.HasCacheHint = V.has("L2::cache_hint");
-          if (V.has("tensor")) {
-            A.Kind = OpKind::TensorPrefetch;
-            A.TensorOp = 0;
-          } else {
-            A.Kind = OpKind::BulkPrefetch;
-            A.SrcOp = 0;
-            A.SizeOp = 1;
-          }
-        } else {
-          classifyBulk(V, A, /*Reduce=*/false);
-        }
-      } else if (V.has("commit_group")) {
-        A.Kind = OpKind::CpAsyncCommit;
-      } else if (V.has("wait_group")) {
-        A.Kind = OpKind::CpAsyncWait;
-        A.WaitNOp = 0;
-      } else if (V.has("wait_all")) {
-        A.Kind = OpKind::CpAsyncWaitAll;
-      } else if (V.has("mbarrier") && V.has("arrive")) {
-        A.Kind = OpKind::CpAsyncMbarrierArrive;
-        A.MbarOp = 0;
-      } else if (V.has("ca") || V.has("cg")) {
-        A.Kind = OpKind::CpAsync;
-        A.Dst = Space::SharedCta;
-        A.Src = Space::Global;
-        A.DstOp = 0;
-        A.SrcOp = 1;
-        A.SizeOp = 2;
-      }
-    } else if (F == "reduce" && V.has("async") && V.has("bulk")) {
-      classifyBulk(V, A, /*Reduce=*/true);
-    }
+  OpKind Known = tableKind(Op, Q);
+  if (Op == "cp") { // the async-copy family: all of it is in the tables
+    A.Kind = Known;
+    classifyCopy(V, A);
     return A;
   }
   if (Op == "mbarrier") {
     std::string_view F = V.first();
-    if (F == "init") {
-      A.Kind = OpKind::MbarInit;
-      A.MbarOp = 0;
-    } else if (F == "arrive" || F == "arrive_drop") {
-      A.Kind = V.has("expect_tx") ? OpKind::MbarArriveExpectTx
-                                  : OpKind::MbarArrive;
-      A.MbarOp = 1;
-      if (A.Kind == OpKind::MbarArriveExpectTx)
-        A.BytesOp = 2;
-    } else if (F == "expect_tx" || F == "complete_tx") {
-      A.Kind = F == "expect_tx" ? OpKind::MbarExpectTx : OpKind::MbarCompleteTx;
-      A.MbarOp = 0;
-      A.BytesOp = 1;
-    } else if (F == "try_wait" || F == "test_wait") {
-      A.Kind = OpKind::MbarWait;
-      A.MbarOp = 1;
-    } else {
-      A.Kind = OpKind::MbarOther;
-      if (F == "inval")
-        A.MbarOp = 0;
-    }
+    A.Kind = Known != OpKind::Other ? Known : mbarrierKind(F, V);
+    mbarrierOperands(F, A);
     V.spaces(A.Dst, A.Src);
     return A;
   }
   if (Op == "fence") {
-    if (V.first() == "proxy" && Q.size() >= 2 && startsWith(Q.at(1), "async")) {
+    A.Kind = Known; // fence.proxy.async{.space}
+    // fence.proxy.async::* variants the tables do not list.
+    if (A.Kind == OpKind::Other && V.first() == "proxy" && Q.size() >= 2 &&
+        startsWith(Q.at(1), "async"))
       A.Kind = OpKind::FenceProxyAsync;
+    else if (A.Kind == OpKind::Other && V.first() == "mbarrier_init")
+      A.Kind = OpKind::FenceMbarrierInit;
+    if (A.Kind == OpKind::FenceProxyAsync) {
       bool GlobalOnly = V.has("global") && !V.has("shared::cta") &&
                         !V.has("shared::cluster") && !V.has("shared");
       A.CoversShared = !GlobalOnly;
-    } else if (V.first() == "mbarrier_init") {
-      A.Kind = OpKind::FenceMbarrierInit;
     }
     return A;
   }

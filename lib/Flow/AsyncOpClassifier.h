@@ -7,8 +7,9 @@
 // transaction operations; proxy fences; shared-memory reads and writes.
 //
 // Operand roles are given as indices into the instruction's operand list, so
-// the rules never hard-code an operand position. When the checker's spec
-// tables land, classify() is the only function to re-point at them.
+// the rules never hard-code an operand position. Which instruction plays which
+// role comes from the spec tables (flow_role in spec-tables/*.yaml) where
+// they name it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXLINT_FLOW_ASYNCOPCLASSIFIER_H

@@ -351,10 +351,11 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     const Affine &E = BarrierOf(RI[X]);
     if (!E.Ok || ClassOf(E) >= 0)
       continue; // a full barrier is not also an empty one
-    // A ring's EMPTY[s] pairs with its FULL[s] (the same stride); a
-    // one-shot load issued in the same window (FA3's Q after the first K
-    // slot) is not released by that ring.
-    uint64_t Mask = 0, SameStride = 0;
+    // The producer refills the slot it acquired first: EMPTY[s] pairs with
+    // the first full class filled after the wait, preferring one of the
+    // same stride (a ring's FULL[s]); a one-shot load issued in the same
+    // window (FA3's Q after the first K slot) is not released by that ring.
+    int First = -1, FirstSame = -1;
     for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {
       const FlowInst &I = FF.Insts[RI[Y]];
       if (I.Op.Kind == OpKind::MbarWait)
@@ -364,15 +365,16 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
         int F = ClassOf(BarrierOf(RI[Y]));
         if (F < 0)
           continue;
-        Mask |= uint64_t(1) << F;
-        if (E.G && Full[size_t(F)].G == E.G)
-          SameStride |= uint64_t(1) << F;
+        if (First < 0)
+          First = F;
+        if (FirstSame < 0 && Full[size_t(F)].G == E.G)
+          FirstSame = F;
       }
     }
-    if (SameStride)
-      Mask = SameStride;
-    if (!Mask)
+    int Pick = FirstSame >= 0 ? FirstSame : First;
+    if (Pick < 0)
       continue;
+    uint64_t Mask = uint64_t(1) << Pick;
     auto It = std::find_if(Pairs.begin(), Pairs.end(),
                            [&](const Pair &P) { return P.Empty == E; });
     if (It == Pairs.end())

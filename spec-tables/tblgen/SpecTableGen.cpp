@@ -7,7 +7,8 @@
 //
 // usage: ptxlint-spec-tblgen OUT_DIR IN.yaml...
 // writes OUT_DIR/SpecTables.inc (instructions), OUT_DIR/Targets.inc (the
-// chip table of targets.yaml) and OUT_DIR/public/ptxlint/BuilderEnums.inc
+// chip table of targets.yaml), OUT_DIR/FlowRoles.inc (the flow classifier's
+// role of each instruction) and OUT_DIR/public/ptxlint/BuilderEnums.inc
 // (the builder's qualifier enums and spellings, from each group's
 // builder_enum).
 //
@@ -19,6 +20,7 @@
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -62,6 +64,9 @@ struct YOperand {
 };
 struct YForm {
   std::string Name, Display, Section;
+  /// The builder's direction enum and enumerator of this form (Builder.h);
+  /// its spelling is the form's spaces, destination first.
+  std::string BuilderEnum, BuilderName;
   std::vector<Strings> Spaces, Only;
   Strings Required, Optional_, NarrowOn;
   std::vector<YOperand> Operands;
@@ -84,6 +89,8 @@ struct YFeature {
 };
 struct YInstruction {
   std::string Name, Section;
+  /// The flow rules' role (lib/Flow/AsyncOpClassifier.h's OpKind).
+  std::string FlowRole;
   bool ClassifyOnly = false;
   std::vector<YGroup> Groups;
   std::vector<YForm> Forms;
@@ -197,6 +204,8 @@ template <> struct MappingTraits<YForm> {
     IO.mapOptional("narrow_on", F.NarrowOn);
     IO.mapOptional("operands", F.Operands);
     IO.mapOptional("section", F.Section);
+    IO.mapOptional("builder_enum", F.BuilderEnum);
+    IO.mapOptional("builder_name", F.BuilderName);
   }
 };
 template <> struct MappingTraits<YRule> {
@@ -238,6 +247,7 @@ template <> struct MappingTraits<YInstruction> {
     IO.mapRequired("name", I.Name);
     IO.mapRequired("section", I.Section);
     IO.mapOptional("classify_only", I.ClassifyOnly);
+    IO.mapOptional("flow_role", I.FlowRole);
     IO.mapOptional("groups", I.Groups);
     IO.mapOptional("forms", I.Forms);
     IO.mapOptional("rules", I.Rules);
@@ -433,6 +443,11 @@ bool Validator::run() {
     }
     checkBuilderEnum(G);
   }
+  if (!I.FlowRole.empty() && !isIdentifier(I.FlowRole))
+    error("flow_role '" + I.FlowRole + "' is not an OpKind name");
+  // The flow rules must know every instruction the checker validates.
+  if (!I.ClassifyOnly && I.FlowRole.empty())
+    error("no flow_role (an OpKind of lib/Flow/AsyncOpClassifier.h)");
   if (I.ClassifyOnly)
     return Ok;
   if (I.Forms.empty())
@@ -456,6 +471,13 @@ bool Validator::run() {
       for (size_t K = 1; K < O.size(); ++K)
         if (!isValue(O[K]) || ValueGroup[O[K]] != O[0])
           error("form '" + F.Name + "': '" + O[K] + "' is not in group '" + O[0] + "'");
+    }
+    if (!F.BuilderEnum.empty() || !F.BuilderName.empty()) {
+      if (!isIdentifier(F.BuilderEnum) || !isIdentifier(F.BuilderName))
+        error("form '" + F.Name + "': builder_enum and builder_name must be C++ names");
+      for (const Strings &Pos : F.Spaces)
+        if (Pos.size() != 1 || Pos[0] == "none")
+          error("form '" + F.Name + "': a builder direction needs one state space per position");
     }
     for (const std::string &T : F.NarrowOn)
       if (!isTargetPattern(T))
@@ -840,8 +862,68 @@ static bool emitBuilderEnums(const std::vector<YInstruction> &All, std::string &
         OS << (K ? ", " : "") << "\"" << Spellings[K] << "\"";
       OS << "};\n  return unsigned(V) < " << Names.size() << " ? S[unsigned(V)] : \"\";\n}\n";
     }
+  // Directions: the forms of one instruction with the same builder_enum, in
+  // order; the spelling is the form's spaces (".shared::cta.global").
+  for (const YInstruction &I : All) {
+    std::vector<std::pair<std::string, std::vector<const YForm *>>> Enums;
+    for (const YForm &F : I.Forms) {
+      if (F.BuilderEnum.empty())
+        continue;
+      auto It = std::find_if(Enums.begin(), Enums.end(),
+                             [&](const auto &E) { return E.first == F.BuilderEnum; });
+      if (It == Enums.end()) {
+        Enums.push_back({F.BuilderEnum, {}});
+        It = Enums.end() - 1;
+      }
+      It->second.push_back(&F);
+    }
+    for (const auto &[E, Forms] : Enums) {
+      if (!Defined.emplace(E, I.Name).second) {
+        llvm::errs() << "error: " << I.Name << ": builder_enum " << E
+                     << " already defined by " << Defined[E] << "\n";
+        Ok = false;
+        continue;
+      }
+      OS << "\n/// " << I.Name << " directions (.dst.src)\nenum class " << E << " : unsigned {";
+      for (size_t K = 0; K < Forms.size(); ++K)
+        OS << (K ? ", " : " ") << Forms[K]->BuilderName;
+      OS << " };\n";
+      OS << "constexpr unsigned enumSize(" << E << ") { return " << Forms.size() << "; }\n";
+      OS << "inline const char *spelling(" << E << " V) {\n"
+         << "  static const char *const S[] = {";
+      for (size_t K = 0; K < Forms.size(); ++K) {
+        OS << (K ? ", " : "") << "\"";
+        for (const Strings &Pos : Forms[K]->Spaces)
+          OS << Pos[0];
+        OS << "\"";
+      }
+      OS << "};\n  return unsigned(V) < " << Forms.size() << " ? S[unsigned(V)] : \"\";\n}\n";
+    }
+  }
   OS.flush();
   return Ok;
+}
+
+/// FlowRoles.inc: {opcode, name words after it, OpKind} of every instruction
+/// with a flow_role, the table lib/Flow/AsyncOpClassifier.cpp reads.
+static std::string emitFlowRoles(const std::vector<YInstruction> &All) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << "// Generated by ptxlint-spec-tblgen from spec-tables/*.yaml (each\n"
+        "// instruction's flow_role). Do not edit: change the YAML instead.\n"
+        "// {opcode, {name words after the opcode}, OpKind}\n";
+  for (const YInstruction &I : All) {
+    if (I.FlowRole.empty())
+      continue;
+    llvm::SmallVector<llvm::StringRef, 6> Words;
+    llvm::StringRef(I.Name).split(Words, '.');
+    OS << "{\"" << Words[0] << "\", {";
+    for (size_t K = 1; K < Words.size(); ++K)
+      OS << (K > 1 ? ", " : "") << "\"" << Words[K] << "\"";
+    OS << "}, OpKind::" << I.FlowRole << "},\n";
+  }
+  OS.flush();
+  return Text;
 }
 
 static bool writeFile(const std::string &Path, const std::string &Text) {
@@ -931,6 +1013,7 @@ int main(int Argc, char **Argv) {
   }
   return writeFile(Dir + "/SpecTables.inc", Text) &&
                  writeFile(Dir + "/Targets.inc", emitTargets(Targets)) &&
+                 writeFile(Dir + "/FlowRoles.inc", emitFlowRoles(All)) &&
                  writeFile(Dir + "/public/ptxlint/BuilderEnums.inc", Enums)
              ? 0
              : 1;
