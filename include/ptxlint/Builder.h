@@ -96,8 +96,10 @@ struct TensorRef {
 // --- qualifier groups ---------------------------------------------------------
 // CacheOp, PrefetchSize, LoadMode, CtaGroup, RedOp, RedType: one enumerator
 // per value of a qualifier group of spec-tables/*.yaml (the group's
-// builder_enum), with spelling(E) (".tile::gather4"; "" for None) and
-// enumSize(E), generated at build time.
+// builder_enum); BulkDir, ReduceDir, TensorDir: one per form (direction,
+// .dst.src) of cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.tensor.
+// Each with spelling(E) (".tile::gather4", ".shared::cta.global"; "" for
+// None) and enumSize(E), generated at build time.
 #include "ptxlint/BuilderEnums.inc"
 
 /// The enumerator spelled S (".im2col::w"), nullopt when none is; "" gives an
@@ -108,23 +110,6 @@ template <typename E> std::optional<E> fromSpelling(std::string_view S) {
       return E(K);
   return std::nullopt;
 }
-
-/// Directions (.dst.src) of the copy forms.
-enum class BulkDir {
-  GlobalToSharedCta,        ///< .shared::cta.global, mbarrier
-  GlobalToSharedCluster,    ///< .shared::cluster.global, mbarrier
-  SharedCtaToSharedCluster, ///< .shared::cluster.shared::cta, mbarrier
-  SharedCtaToGlobal,        ///< .global.shared::cta, bulk_group
-};
-enum class ReduceDir {
-  SharedCtaToSharedCluster, ///< mbarrier
-  SharedCtaToGlobal,        ///< bulk_group
-};
-enum class TensorDir {
-  GlobalToSharedCta,     ///< load, mbarrier
-  GlobalToSharedCluster, ///< load, mbarrier
-  SharedCtaToGlobal,     ///< store, bulk_group
-};
 
 // --- the instructions ---------------------------------------------------------
 

@@ -310,14 +310,8 @@ struct Decoder {
     only(Q, {GCompletion, GMulticast, GCacheHint, GCpMask}, "cp.async.bulk");
     CpAsyncBulk B;
     std::string S = spaces(Q);
-    if (S == ".shared::cta.global")
-      B.Dir = BulkDir::GlobalToSharedCta;
-    else if (S == ".shared::cluster.global")
-      B.Dir = BulkDir::GlobalToSharedCluster;
-    else if (S == ".shared::cluster.shared::cta")
-      B.Dir = BulkDir::SharedCtaToSharedCluster;
-    else if (S == ".global.shared::cta")
-      B.Dir = BulkDir::SharedCtaToGlobal;
+    if (std::optional<BulkDir> D = fromSpelling<BulkDir>(S))
+      B.Dir = *D;
     else
       fail("cp.async.bulk has no direction '" + S + "'");
     bool Store = B.Dir == BulkDir::SharedCtaToGlobal;
@@ -348,10 +342,8 @@ struct Decoder {
          "cp.reduce.async.bulk");
     CpReduceAsyncBulk R;
     std::string S = spaces(Q);
-    if (S == ".global.shared::cta")
-      R.Dir = ReduceDir::SharedCtaToGlobal;
-    else if (S == ".shared::cluster.shared::cta")
-      R.Dir = ReduceDir::SharedCtaToSharedCluster;
+    if (std::optional<ReduceDir> D = fromSpelling<ReduceDir>(S))
+      R.Dir = *D;
     else
       fail("cp.reduce.async.bulk has no direction '" + S + "'");
     bool Global = R.Dir == ReduceDir::SharedCtaToGlobal;
@@ -398,12 +390,8 @@ struct Decoder {
     T.Dim = dim(Q);
     T.Mode = loadMode(Q);
     std::string S = spaces(Q);
-    if (S == ".shared::cta.global")
-      T.Dir = TensorDir::GlobalToSharedCta;
-    else if (S == ".shared::cluster.global")
-      T.Dir = TensorDir::GlobalToSharedCluster;
-    else if (S == ".global.shared::cta")
-      T.Dir = TensorDir::SharedCtaToGlobal;
+    if (std::optional<TensorDir> D = fromSpelling<TensorDir>(S))
+      T.Dir = *D;
     else
       fail("cp.async.bulk.tensor has no direction '" + S + "'");
     bool Store = T.Dir == TensorDir::SharedCtaToGlobal;

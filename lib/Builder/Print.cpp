@@ -91,7 +91,7 @@ struct Printer {
 
   void operator()(const CpAsync &I) {
     q("cp.async");
-    q(I.Cache == CacheOp::CA ? ".ca" : ".cg");
+    q(spelling(I.Cache));
     q(I.DstSharedCta ? ".shared::cta" : ".shared");
     q(".global");
     if (I.CachePolicy)
@@ -115,12 +115,7 @@ struct Printer {
   void operator()(const CpAsyncWaitAll &) { q("cp.async.wait_all"); }
   void operator()(const CpAsyncBulk &I) {
     q("cp.async.bulk");
-    switch (I.Dir) {
-    case BulkDir::GlobalToSharedCta: q(".shared::cta.global"); break;
-    case BulkDir::GlobalToSharedCluster: q(".shared::cluster.global"); break;
-    case BulkDir::SharedCtaToSharedCluster: q(".shared::cluster.shared::cta"); break;
-    case BulkDir::SharedCtaToGlobal: q(".global.shared::cta"); break;
-    }
+    q(spelling(I.Dir));
     q(I.Dir == BulkDir::SharedCtaToGlobal ? BulkGroup : MbarTx);
     if (I.CtaMask)
       q(".multicast::cluster");
@@ -142,13 +137,8 @@ struct Printer {
   }
   void operator()(const CpReduceAsyncBulk &I) {
     q("cp.reduce.async.bulk");
-    if (I.Dir == ReduceDir::SharedCtaToGlobal) {
-      q(".global.shared::cta");
-      q(BulkGroup);
-    } else {
-      q(".shared::cluster.shared::cta");
-      q(MbarTx);
-    }
+    q(spelling(I.Dir));
+    q(I.Dir == ReduceDir::SharedCtaToGlobal ? BulkGroup : MbarTx);
     q(spelling(I.Op));
     if (needsNoftz(I.Op, I.Type))
       q(".noftz");
@@ -176,11 +166,7 @@ struct Printer {
   void operator()(const CpAsyncBulkTensor &I) {
     q("cp.async.bulk.tensor");
     dim(I.Dim);
-    switch (I.Dir) {
-    case TensorDir::GlobalToSharedCta: q(".shared::cta.global"); break;
-    case TensorDir::GlobalToSharedCluster: q(".shared::cluster.global"); break;
-    case TensorDir::SharedCtaToGlobal: q(".global.shared::cta"); break;
-    }
+    q(spelling(I.Dir));
     q(spelling(I.Mode));
     bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
     q(Store ? BulkGroup : MbarTx);

@@ -20,6 +20,7 @@
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -63,6 +64,9 @@ struct YOperand {
 };
 struct YForm {
   std::string Name, Display, Section;
+  /// The builder's direction enum and enumerator of this form (Builder.h);
+  /// its spelling is the form's spaces, destination first.
+  std::string BuilderEnum, BuilderName;
   std::vector<Strings> Spaces, Only;
   Strings Required, Optional_, NarrowOn;
   std::vector<YOperand> Operands;
@@ -200,6 +204,8 @@ template <> struct MappingTraits<YForm> {
     IO.mapOptional("narrow_on", F.NarrowOn);
     IO.mapOptional("operands", F.Operands);
     IO.mapOptional("section", F.Section);
+    IO.mapOptional("builder_enum", F.BuilderEnum);
+    IO.mapOptional("builder_name", F.BuilderName);
   }
 };
 template <> struct MappingTraits<YRule> {
@@ -465,6 +471,13 @@ bool Validator::run() {
       for (size_t K = 1; K < O.size(); ++K)
         if (!isValue(O[K]) || ValueGroup[O[K]] != O[0])
           error("form '" + F.Name + "': '" + O[K] + "' is not in group '" + O[0] + "'");
+    }
+    if (!F.BuilderEnum.empty() || !F.BuilderName.empty()) {
+      if (!isIdentifier(F.BuilderEnum) || !isIdentifier(F.BuilderName))
+        error("form '" + F.Name + "': builder_enum and builder_name must be C++ names");
+      for (const Strings &Pos : F.Spaces)
+        if (Pos.size() != 1 || Pos[0] == "none")
+          error("form '" + F.Name + "': a builder direction needs one state space per position");
     }
     for (const std::string &T : F.NarrowOn)
       if (!isTargetPattern(T))
@@ -849,6 +862,44 @@ static bool emitBuilderEnums(const std::vector<YInstruction> &All, std::string &
         OS << (K ? ", " : "") << "\"" << Spellings[K] << "\"";
       OS << "};\n  return unsigned(V) < " << Names.size() << " ? S[unsigned(V)] : \"\";\n}\n";
     }
+  // Directions: the forms of one instruction with the same builder_enum, in
+  // order; the spelling is the form's spaces (".shared::cta.global").
+  for (const YInstruction &I : All) {
+    std::vector<std::pair<std::string, std::vector<const YForm *>>> Enums;
+    for (const YForm &F : I.Forms) {
+      if (F.BuilderEnum.empty())
+        continue;
+      auto It = std::find_if(Enums.begin(), Enums.end(),
+                             [&](const auto &E) { return E.first == F.BuilderEnum; });
+      if (It == Enums.end()) {
+        Enums.push_back({F.BuilderEnum, {}});
+        It = Enums.end() - 1;
+      }
+      It->second.push_back(&F);
+    }
+    for (const auto &[E, Forms] : Enums) {
+      if (!Defined.emplace(E, I.Name).second) {
+        llvm::errs() << "error: " << I.Name << ": builder_enum " << E
+                     << " already defined by " << Defined[E] << "\n";
+        Ok = false;
+        continue;
+      }
+      OS << "\n/// " << I.Name << " directions (.dst.src)\nenum class " << E << " : unsigned {";
+      for (size_t K = 0; K < Forms.size(); ++K)
+        OS << (K ? ", " : " ") << Forms[K]->BuilderName;
+      OS << " };\n";
+      OS << "constexpr unsigned enumSize(" << E << ") { return " << Forms.size() << "; }\n";
+      OS << "inline const char *spelling(" << E << " V) {\n"
+         << "  static const char *const S[] = {";
+      for (size_t K = 0; K < Forms.size(); ++K) {
+        OS << (K ? ", " : "") << "\"";
+        for (const Strings &Pos : Forms[K]->Spaces)
+          OS << Pos[0];
+        OS << "\"";
+      }
+      OS << "};\n  return unsigned(V) < " << Forms.size() << " ? S[unsigned(V)] : \"\";\n}\n";
+    }
+  }
   OS.flush();
   return Ok;
 }
