@@ -261,17 +261,20 @@ struct AcqState {
   }
 };
 
-/// Where the wait belongs: when the read's straight-line code (its block
-/// and sole layout predecessors) computes the address of a barrier of class
+/// Where the wait belongs: when the code laid out before the read (its
+/// block and the preceding blocks that flow into it) computes the address
+/// of a barrier of class
 /// Full that no later mbarrier operation uses, the wait that should use it
 /// is missing: notes at that computation and at the instruction after it.
 void noteUnusedBarrierAddress(const FlowFunction &FF, AffineEval &Eval,
-                              const std::vector<uint32_t> &NPreds, uint32_t Rd,
-                              const Affine &Full, FlowDiag &D) {
+                              uint32_t Rd, const Affine &Full, FlowDiag &D) {
   uint32_t B = FF.blockOf(Rd);
   for (uint32_t J = Rd; J-- > 0 && J + 4096 > Rd;) {
     if (J < FF.Blocks[B].Begin) {
-      if (B == 0 || NPreds[B] != 1)
+      // Into the block laid out before, when control can come from it:
+      // also through a join (FA3's "if (warp == 0) wait" skipped by the
+      // other warps), since the note only says where the wait belongs.
+      if (B == 0)
         return;
       const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
       if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
@@ -622,7 +625,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       D.note(FF.Insts[FirstFill[F]].Range,
              "this copy fills shared memory and signals that mbarrier; its "
              "consumer must wait on it before reading");
-      noteUnusedBarrierAddress(FF, Eval, NPreds, K, Full[F], D);
+      noteUnusedBarrierAddress(FF, Eval, K, Full[F], D);
     }
   }
 }

@@ -24,10 +24,15 @@ public:
   /// Installs the filter on Diags (which must not outlive this policy) and
   /// reports the malformed suppression comments through it.
   void begin(DiagnosticEngine &Diags);
+  /// The severity D gets (Ignored: dropped), from its default S. Deciding
+  /// again on the result changes nothing, so lint() decides as diagnostics
+  /// come and again when it reports the ones it held.
+  Severity decide(const Diagnostic &D, Severity S);
   /// Reports the suppressions that suppressed nothing.
   void end(DiagnosticEngine &Diags);
 
 private:
+  void filter(DiagnosticEngine &Diags);
   const LintOptions &Opts;
   std::unordered_map<std::string, Severity> Overrides;
   std::vector<Diagnostic> InvalidSuppressions;

@@ -11,6 +11,7 @@
 #include "ptxlint/RuleRegistry.h"
 
 #include <algorithm>
+#include <iterator>
 #include <thread>
 
 namespace ptxlint {
@@ -73,22 +74,27 @@ DiagnosticPolicy::DiagnosticPolicy(const SourceBuffer &Buffer,
 void DiagnosticPolicy::begin(DiagnosticEngine &Diags) {
   if (Opts.MaxDiagnostics)
     Diags.setLimit(Opts.MaxDiagnostics);
-  if (!Overrides.empty() || Opts.WarningsAsErrors || (Supp && !Supp->empty())) {
-    Diags.setFilter([this](const Diagnostic &D, Severity S) {
-      if (auto It = Overrides.find(D.Code); It != Overrides.end())
-        S = It->second;
-      if (S == Severity::Ignored)
-        return S;
-      if (Supp && Supp->suppresses(D))
-        return Severity::Ignored;
-      if (Opts.WarningsAsErrors && S == Severity::Warning)
-        S = Severity::Error;
-      return S;
-    });
-  }
+  filter(Diags);
   for (Diagnostic &D : InvalidSuppressions)
     Diags.report(std::move(D));
   InvalidSuppressions.clear();
+}
+
+void DiagnosticPolicy::filter(DiagnosticEngine &Diags) {
+  if (!Overrides.empty() || Opts.WarningsAsErrors || (Supp && !Supp->empty()))
+    Diags.setFilter([this](const Diagnostic &D, Severity S) { return decide(D, S); });
+}
+
+Severity DiagnosticPolicy::decide(const Diagnostic &D, Severity S) {
+  if (auto It = Overrides.find(D.Code); It != Overrides.end())
+    S = It->second;
+  if (S == Severity::Ignored)
+    return S;
+  if (Supp && Supp->suppresses(D))
+    return Severity::Ignored;
+  if (Opts.WarningsAsErrors && S == Severity::Warning)
+    S = Severity::Error;
+  return S;
 }
 
 void DiagnosticPolicy::end(DiagnosticEngine &Diags) {
@@ -136,32 +142,52 @@ std::vector<StatementBatch> batchesOf(const Module &M, unsigned MinBodies) {
   return Out;
 }
 
-/// A pass's diagnostics, held unfiltered until every stage has run, then
-/// reported in the order of a whole-module run (the policy's filter and the
-/// limit see the same sequence as before streaming).
+/// Diagnostics of one stage, held until every stage has run and then
+/// reported in the order of a whole-module run. The policy decides each as it
+/// comes (deciding again on replay changes nothing), and with a limit of N
+/// shown only the first N + 1 are kept (no more can be shown; the one after
+/// the limit names the "too many" note): the rest are counted and dropped, so
+/// a module of a million errors holds no more than before streaming.
 struct StageDiags {
-  DiagnosticEngine Engine;
-  void replay(DiagnosticEngine &Into) {
-    for (Diagnostic &D : Engine.take())
-      Into.report(std::move(D));
+  DiagnosticEngine Engine; ///< where a pass reports
+  size_t Cap = 0;          ///< 0: keep all
+  size_t Admitted = 0;
+  unsigned DroppedErrors = 0, DroppedWarnings = 0;
+  std::vector<std::pair<uint32_t, Diagnostic>> Kept; ///< statement, diagnostic
+
+  Severity admit(DiagnosticPolicy &P, const Diagnostic &D, Severity S) {
+    S = P.decide(D, S);
+    if (S == Severity::Ignored)
+      return S;
+    if (!Cap || Admitted < Cap) {
+      ++Admitted;
+      return S;
+    }
+    DroppedErrors += S >= Severity::Error;
+    DroppedWarnings += S == Severity::Warning;
+    return Severity::Ignored;
+  }
+  /// Moves what From collected to Kept, tagged with statement K.
+  void collect(DiagnosticEngine &From, uint32_t K) {
+    if (From.diagnostics().empty())
+      return;
+    for (Diagnostic &D : From.take())
+      Kept.emplace_back(K, std::move(D));
   }
 };
 
 /// Parses the statements of Selected that pass Want, in order; their
-/// diagnostics, tagged with the statement, go to Out.
+/// diagnostics (reported to Scratch) go to Into, tagged with the statement.
 template <typename Pred>
 void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
                    const std::vector<uint32_t> &Selected, size_t From,
-                   size_t To, Pred Want,
-                   std::vector<std::pair<uint32_t, Diagnostic>> &Out) {
+                   size_t To, Pred Want, StageDiags &Into) {
   for (size_t X = From; X < To; ++X) {
     uint32_t K = Selected[X];
     if (!Want(K))
       continue;
     Parser.parse(K);
-    if (!Scratch.diagnostics().empty())
-      for (Diagnostic &D : Scratch.take())
-        Out.emplace_back(K, std::move(D));
+    Into.collect(Scratch, K);
   }
 }
 
@@ -182,26 +208,40 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   R.ParsedStatements = Selected.size();
 
   // Module-level facts first: directives, declarations, function headers.
+  const size_t Cap = Opts.MaxDiagnostics ? Opts.MaxDiagnostics + 1 : 0;
+  StageDiags HeadParse, BodyParse; // each in statement order
+  HeadParse.Cap = BodyParse.Cap = Cap;
+  StageDiags *Parsing = &HeadParse;
   DiagnosticEngine ParseScratch;
-  std::vector<std::pair<uint32_t, Diagnostic>> ParseDiags;
+  ParseScratch.setFilter([&](const Diagnostic &D, Severity S) {
+    return Parsing->admit(Policy, D, S);
+  });
   StatementParser Parser(M, ParseScratch);
   auto IsInstruction = [&](uint32_t K) {
     return M.Statements[K].Kind == StatementKind::Instruction;
   };
   parseSelected(Parser, ParseScratch, Selected, 0, Selected.size(),
-                [&](uint32_t K) { return !IsInstruction(K); }, ParseDiags);
+                [&](uint32_t K) { return !IsInstruction(K); }, HeadParse);
   SymbolTable Symbols(M);
   ModuleSettings Settings = settingsFor(M, Opts);
   auto Passes = createAllPasses();
   std::vector<StageDiags> PassDiags(Passes.size());
   std::vector<LintContext> Contexts;
   Contexts.reserve(Passes.size());
-  for (StageDiags &S : PassDiags)
+  for (StageDiags &S : PassDiags) {
+    S.Cap = Cap;
+    S.Engine.setFilter([&Policy, &S](const Diagnostic &D, Severity Sev) {
+      return S.admit(Policy, D, Sev);
+    });
     Contexts.push_back({Buffer, M, Symbols, Opts, Settings, S.Engine});
-  for (size_t P = 0; P < Passes.size(); ++P)
+  }
+  for (size_t P = 0; P < Passes.size(); ++P) {
     Passes[P]->runModule(Contexts[P]);
+    PassDiags[P].collect(PassDiags[P].Engine, 0);
+  }
 
   // Then the instructions, one batch of functions at a time.
+  Parsing = &BodyParse;
   size_t X = 0;
   unsigned Threads = Opts.Threads ? Opts.Threads
                                   : std::max(1u, std::thread::hardware_concurrency());
@@ -213,24 +253,41 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
     M.Instructions.clear(); // keeps the capacity for the next batch
     M.Instructions.reserve(Count);
     parseSelected(Parser, ParseScratch, Selected, From, X, IsInstruction,
-                  ParseDiags);
-    for (size_t P = 0; P < Passes.size(); ++P)
+                  BodyParse);
+    for (size_t P = 0; P < Passes.size(); ++P) {
       Passes[P]->runBatch(Contexts[P], B);
+      PassDiags[P].collect(PassDiags[P].Engine, 0);
+    }
     for (size_t Y = From; Y < X; ++Y)
       if (IsInstruction(Selected[Y]))
         M.Statements[Selected[Y]].ParsedIndex = -1;
   }
   M.Instructions = {};
 
-  std::stable_sort(ParseDiags.begin(), ParseDiags.end(),
-                   [](const auto &A, const auto &B) { return A.first < B.first; });
-  for (auto &[K, D] : ParseDiags)
-    Diags.report(std::move(D));
+  // The parser's diagnostics in statement order, then each pass's.
+  std::vector<std::pair<uint32_t, Diagnostic>> Parsed;
+  Parsed.reserve(HeadParse.Kept.size() + BodyParse.Kept.size());
+  std::merge(std::make_move_iterator(HeadParse.Kept.begin()),
+             std::make_move_iterator(HeadParse.Kept.end()),
+             std::make_move_iterator(BodyParse.Kept.begin()),
+             std::make_move_iterator(BodyParse.Kept.end()), std::back_inserter(Parsed),
+             [](const auto &A, const auto &B) { return A.first < B.first; });
+  auto Report = [&](std::vector<std::pair<uint32_t, Diagnostic>> &Kept) {
+    for (auto &KD : Kept)
+      Diags.report(std::move(KD.second));
+    Kept.clear();
+  };
+  Report(Parsed);
   for (StageDiags &S : PassDiags)
-    S.replay(Diags);
+    Report(S.Kept);
+  unsigned DroppedErrors = 0, DroppedWarnings = 0;
+  for (const StageDiags *S : {&HeadParse, &BodyParse})
+    DroppedErrors += S->DroppedErrors, DroppedWarnings += S->DroppedWarnings;
+  for (const StageDiags &S : PassDiags)
+    DroppedErrors += S.DroppedErrors, DroppedWarnings += S.DroppedWarnings;
   Policy.end(Diags);
-  R.Errors = Diags.errorCount();
-  R.Warnings = Diags.warningCount();
+  R.Errors = Diags.errorCount() + DroppedErrors;
+  R.Warnings = Diags.warningCount() + DroppedWarnings;
   R.Diagnostics = Diags.take();
   return R;
 }
