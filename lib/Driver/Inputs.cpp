@@ -207,8 +207,10 @@ bool readRegular(int FD, const std::string &Path, const struct stat &St,
 }
 
 /// Standard input, a pipe or a device: read until end of file, at most
-/// MaxInputBytes (/dev/zero never ends). realloc grows the buffer without
-/// copying (mremap) or zero-filling it.
+/// MaxInputBytes. A NUL byte ends the read with an error: sources are text,
+/// and a stream of binary data (/dev/zero never ends) would otherwise be
+/// read to the cap, gigabytes of memory, only to be rejected. realloc grows
+/// the buffer without copying (mremap) or zero-filling it.
 bool readStream(int FD, const std::string &Path, InputText &Out,
                 std::string &Error) {
   struct Freer {
@@ -233,6 +235,13 @@ bool readStream(int FD, const std::string &Path, InputText &Out,
       return false;
     if (Got == Before)
       break; // end of file
+    if (const void *Nul = std::memchr(Buf.get() + Before, 0, Got - Before)) {
+      size_t At = size_t(static_cast<const char *>(Nul) - Buf.get());
+      Error = "cannot read '" + Path + "': a NUL byte at offset " +
+              std::to_string(At) +
+              " (binary data); sources are text, not linted";
+      return false;
+    }
     if (Got > MaxInputBytes) {
       Error = tooLarge(Path);
       return false;
