@@ -12,18 +12,21 @@ namespace ptxlint::lsp {
 /// make the allocation itself fail.
 constexpr long MaxMessageBytes = 1L << 30;
 
-Transport::Transport(std::FILE *In, std::FILE *Out) : In(In), Out(Out) {
-  Reader = std::thread([this] { readLoop(); });
+Transport::Transport(std::FILE *In, std::FILE *Out)
+    : Out(Out), Box(std::make_shared<Inbox>()) {
+  Box->In = In;
+  Reader = std::thread([B = Box] { readLoop(B); });
 }
 
 Transport::~Transport() {
-  // The reader blocks in fread until the client closes the pipe; the server
-  // only ends after "exit" or EOF, and at EOF the reader has returned.
+  // After "exit" the reader may block in fread until the client closes the
+  // pipe: it is left to end with the process, holding its own reference to
+  // the inbox (joining could wait forever).
   if (Reader.joinable())
     Reader.detach();
 }
 
-bool Transport::readOne(Incoming &Msg) {
+bool Transport::readOne(std::FILE *In, Incoming &Msg) {
   // Headers: "Name: value\r\n" lines up to an empty line. Only
   // Content-Length matters (Content-Type is always utf-8 JSON in LSP).
   long Length = -1;
@@ -59,34 +62,34 @@ bool Transport::readOne(Incoming &Msg) {
   return true;
 }
 
-void Transport::readLoop() {
+void Transport::readLoop(const std::shared_ptr<Inbox> &Box) {
   for (;;) {
     Incoming Msg;
-    bool More = readOne(Msg);
-    std::lock_guard<std::mutex> G(Lock);
+    bool More = readOne(Box->In, Msg);
+    std::lock_guard<std::mutex> G(Box->Lock);
     if (!More) {
-      Eof = true;
-      Ready.notify_all();
+      Box->Eof = true;
+      Box->Ready.notify_all();
       return;
     }
-    Queue.push_back(std::move(Msg));
-    Ready.notify_all();
+    Box->Queue.push_back(std::move(Msg));
+    Box->Ready.notify_all();
   }
 }
 
 std::optional<Incoming> Transport::next() {
-  std::unique_lock<std::mutex> G(Lock);
-  Ready.wait(G, [this] { return !Queue.empty() || Eof; });
-  if (Queue.empty())
+  std::unique_lock<std::mutex> G(Box->Lock);
+  Box->Ready.wait(G, [this] { return !Box->Queue.empty() || Box->Eof; });
+  if (Box->Queue.empty())
     return std::nullopt;
-  Incoming M = std::move(Queue.front());
-  Queue.pop_front();
+  Incoming M = std::move(Box->Queue.front());
+  Box->Queue.pop_front();
   return M;
 }
 
 bool Transport::pending() {
-  std::lock_guard<std::mutex> G(Lock);
-  return !Queue.empty();
+  std::lock_guard<std::mutex> G(Box->Lock);
+  return !Box->Queue.empty();
 }
 
 void Transport::send(const llvm::json::Value &V) {

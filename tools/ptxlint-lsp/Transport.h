@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -39,14 +40,21 @@ public:
   void send(const llvm::json::Value &V);
 
 private:
-  void readLoop();
-  bool readOne(Incoming &Out); ///< false at EOF
+  /// What the reader thread shares with the server. The thread owns a
+  /// reference: after "exit" the reader may still be blocked in fread when
+  /// the Transport is destroyed, and must not then touch a freed mutex.
+  struct Inbox {
+    std::FILE *In;
+    std::mutex Lock;
+    std::condition_variable Ready;
+    std::deque<Incoming> Queue;
+    bool Eof = false;
+  };
+  static void readLoop(const std::shared_ptr<Inbox> &Box);
+  static bool readOne(std::FILE *In, Incoming &Out); ///< false at EOF
 
-  std::FILE *In, *Out;
-  std::mutex Lock;
-  std::condition_variable Ready;
-  std::deque<Incoming> Queue;
-  bool Eof = false;
+  std::FILE *Out;
+  std::shared_ptr<Inbox> Box;
   std::thread Reader;
 };
 
