@@ -11,8 +11,10 @@
 #include "ptxlint/Diagnostic.h"
 #include "ptxlint/SourceBuffer.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ptxlint {
@@ -39,6 +41,10 @@ struct LintOptions {
   /// Threads for the per-function flow analysis of one module (0: one per
   /// core). Diagnostics come out in the same order whatever the count.
   unsigned Threads = 1;
+  /// Threads as a count: one per core when Threads is 0.
+  unsigned threadCount() const {
+    return Threads ? Threads : std::max(1u, std::thread::hardware_concurrency());
+  }
   /// C++ front end (InlineAsm.h): project macros that, tested in a
   /// preprocessor guard, say the target ("CUTE_ARCH_TMA_SM90_ENABLED" ->
   /// "sm_90") or the PTX version ("MY_PTX86" -> "8.6").

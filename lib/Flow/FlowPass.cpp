@@ -189,10 +189,8 @@ public:
       return;
     if (!Callees)
       Callees = buildCalleeMap(Ctx.M);
-    unsigned Threads = Ctx.Options.Threads
-                           ? Ctx.Options.Threads
-                           : std::max(1u, std::thread::hardware_concurrency());
-    Threads = unsigned(std::min<size_t>(Threads, Work.size()));
+    unsigned Threads =
+        unsigned(std::min<size_t>(Ctx.Options.threadCount(), Work.size()));
     if (Threads <= 1) {
       for (uint32_t K : Work)
         analyse(Ctx, K, *Callees);

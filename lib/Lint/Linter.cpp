@@ -12,9 +12,18 @@
 
 #include <algorithm>
 #include <iterator>
-#include <thread>
 
 namespace ptxlint {
+
+/// The statements that get a full parse (StatementFilter), in order; the
+/// rest stay opaque.
+static std::vector<uint32_t> selectForParse(const Module &M) {
+  std::vector<uint32_t> Selected;
+  for (uint32_t K = 0; K < M.Statements.size(); ++K)
+    if (needsFullParse(M.Statements[K], M.Text))
+      Selected.push_back(K);
+  return Selected;
+}
 
 Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
                    size_t *ParsedStatements) {
@@ -22,20 +31,16 @@ Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
   scanModule(Buffer.text(), M, Diags);
   // Select first, then parse: knowing the count lets the instruction array
   // be allocated once instead of growing (growth held two copies at peak).
-  std::vector<uint32_t> Selected;
-  size_t SelectedInstructions = 0; // declarations and headers build none
-  for (uint32_t K = 0; K < M.Statements.size(); ++K)
-    if (needsFullParse(M.Statements[K], M.Text)) {
-      Selected.push_back(K);
-      SelectedInstructions += M.Statements[K].Kind == StatementKind::Instruction;
-    }
-  M.Instructions.reserve(SelectedInstructions);
+  std::vector<uint32_t> Selected = selectForParse(M);
+  M.Instructions.reserve(size_t(std::count_if(
+      Selected.begin(), Selected.end(), [&](uint32_t K) {
+        return M.Statements[K].Kind == StatementKind::Instruction;
+      }))); // declarations and headers build none
   StatementParser Parser(M, Diags);
   for (uint32_t K : Selected)
     Parser.parse(K);
-  size_t Parsed = Selected.size();
   if (ParsedStatements)
-    *ParsedStatements = Parsed;
+    *ParsedStatements = Selected.size();
   return M;
 }
 
@@ -201,10 +206,7 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   Module M;
   scanModule(Buffer.text(), M, Diags);
   R.Statements = M.Statements.size();
-  std::vector<uint32_t> Selected;
-  for (uint32_t K = 0; K < M.Statements.size(); ++K)
-    if (needsFullParse(M.Statements[K], M.Text))
-      Selected.push_back(K);
+  std::vector<uint32_t> Selected = selectForParse(M);
   R.ParsedStatements = Selected.size();
 
   // Module-level facts first: directives, declarations, function headers.
@@ -243,9 +245,7 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   // Then the instructions, one batch of functions at a time.
   Parsing = &BodyParse;
   size_t X = 0;
-  unsigned Threads = Opts.Threads ? Opts.Threads
-                                  : std::max(1u, std::thread::hardware_concurrency());
-  for (const StatementBatch &B : batchesOf(M, Threads)) {
+  for (const StatementBatch &B : batchesOf(M, Opts.threadCount())) {
     size_t From = X;
     size_t Count = 0;
     for (; X < Selected.size() && Selected[X] < B.End; ++X)
