@@ -19,6 +19,9 @@ struct ModuleText {
 ModuleText moduleText(const std::vector<Inst> &Insts, const TargetVersion &T,
                       const std::string &KernelName);
 
+/// Whether the spec tables' rules ask .noftz with this redOp and type.
+bool needsNoftz(RedOp Op, RedType T);
+
 } // namespace build
 } // namespace ptxlint
 #endif
