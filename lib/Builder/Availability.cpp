@@ -249,37 +249,54 @@ std::pair<unsigned, unsigned> minPtxForTarget(const std::string &S) {
 
 // --- enumeration -------------------------------------------------------------------
 
-std::vector<Inst> allForms() {
+namespace {
+
+/// Every enumerator of a generated enum, in order.
+template <typename E> std::vector<E> every() {
+  std::vector<E> V;
+  for (unsigned K = 0; K < enumSize(E{}); ++K)
+    V.push_back(E(K));
+  return V;
+}
+
+/// Every instruction the builder's structs can spell: each enumerator of the
+/// generated enums, each optional operand present or not, dimensions 1-5,
+/// with well-shaped operands (fixed register names). Most are not valid:
+/// allForms() keeps what the checker takes.
+std::vector<Inst> candidates() {
   std::vector<Inst> F;
   const Address Dst = addr("%rd1"), Src = addr("%rd2"), Mbar = addr("%rd3");
   const Value Map = reg("%rd4"), Policy = reg("%rd5"), Size = reg("%r1");
   const Value CtaMask = reg("%rs1"), ByteMask = reg("%rs2");
-  auto Coords = [](size_t N) {
+  const bool Both[] = {false, true};
+  auto Regs = [](const char *Prefix, size_t N) {
     std::vector<Value> C;
     for (size_t K = 0; K < N; ++K)
-      C.push_back(reg("%r" + std::to_string(3 + K)));
+      C.push_back(reg(Prefix + std::to_string(3 + K)));
     return C;
   };
-  auto Info = [](size_t N) {
-    std::vector<Value> C;
-    for (size_t K = 0; K < N; ++K)
-      C.push_back(reg("%rs" + std::to_string(3 + K)));
-    return C;
+  // The operand shapes of Builder.h: .im2col takes Dim-2 offsets, ::w two;
+  // gather4/scatter4 five coordinates.
+  auto InfoFor = [&](unsigned D, LoadMode M) {
+    if (M == LoadMode::Im2col)
+      return Regs("%rs", D >= 3 ? D - 2 : 1);
+    if (M == LoadMode::Im2colW || M == LoadMode::Im2colW128)
+      return Regs("%rs", 2);
+    return std::vector<Value>();
+  };
+  auto CoordsFor = [&](unsigned D, LoadMode M) {
+    return Regs("%r", M == LoadMode::TileGather4 || M == LoadMode::TileScatter4 ? 5 : D);
   };
 
-  // cp.async and its group operations.
-  for (CacheOp C : {CacheOp::CA, CacheOp::CG})
-    for (bool Cta : {false, true})
-      for (unsigned Sz : {4u, 8u, 16u}) {
-        if (C == CacheOp::CG && Sz != 16)
-          continue;
-        for (PrefetchSize P : {PrefetchSize::None, PrefetchSize::B64,
-                               PrefetchSize::B128, PrefetchSize::B256})
+  for (CacheOp C : every<CacheOp>())
+    for (CpAsyncDir Dir : every<CpAsyncDir>())
+      for (unsigned Sz : {4u, 8u, 16u})
+        for (PrefetchSize P : every<PrefetchSize>())
           for (int Tail = 0; Tail < 3; ++Tail)
-            for (bool Hint : {false, true}) {
+            for (bool Hint : Both) {
               CpAsync I;
               I.Cache = C;
-              I.DstSharedCta = Cta;
+              I.DstSharedCta = Dir == CpAsyncDir::SharedCtaGlobal;
               I.Prefetch = P;
               I.Dst = Dst;
               I.Src = Src;
@@ -292,30 +309,21 @@ std::vector<Inst> allForms() {
                 I.CachePolicy = Policy;
               F.push_back(I);
             }
-      }
   F.push_back(CpAsyncCommitGroup{});
   F.push_back(CpAsyncWaitGroup{0});
   F.push_back(CpAsyncWaitGroup{3});
   F.push_back(CpAsyncWaitAll{});
 
-  // cp.async.bulk
-  for (BulkDir D : {BulkDir::GlobalToSharedCta, BulkDir::GlobalToSharedCluster,
-                    BulkDir::SharedCtaToSharedCluster, BulkDir::SharedCtaToGlobal})
-    for (bool Multicast : {false, true})
-      for (bool Hint : {false, true})
-        for (bool Mask : {false, true}) {
-          if (Multicast && D != BulkDir::GlobalToSharedCluster)
-            continue;
-          if (Mask && D != BulkDir::SharedCtaToGlobal)
-            continue;
-          if (Hint && D == BulkDir::SharedCtaToSharedCluster)
-            continue;
+  for (BulkDir D : every<BulkDir>())
+    for (bool Multicast : Both)
+      for (bool Hint : Both)
+        for (bool Mask : Both) {
           CpAsyncBulk I;
           I.Dir = D;
           I.Dst = Dst;
           I.Src = Src;
           I.Size = Size;
-          if (D != BulkDir::SharedCtaToGlobal)
+          if (std::string_view(completion(D)) != completion(BulkDir::SharedCtaToGlobal))
             I.Mbar = Mbar;
           if (Multicast)
             I.CtaMask = CtaMask;
@@ -325,30 +333,24 @@ std::vector<Inst> allForms() {
             I.ByteMask = ByteMask;
           F.push_back(I);
         }
-
-  // cp.reduce.async.bulk: the redOp x type table per destination.
-  for (ReduceDir D : {ReduceDir::SharedCtaToSharedCluster, ReduceDir::SharedCtaToGlobal})
-    for (unsigned Op = 0; Op < 8; ++Op)
-      for (unsigned Ty = 0; Ty < 10; ++Ty)
-        for (bool Hint : {false, true}) {
-          bool Global = D == ReduceDir::SharedCtaToGlobal;
-          if (!redAllowed(Global, RedOp(Op), RedType(Ty)) || (Hint && !Global))
-            continue;
+  for (ReduceDir D : every<ReduceDir>())
+    for (RedOp Op : every<RedOp>())
+      for (RedType Ty : every<RedType>())
+        for (bool Hint : Both) {
           CpReduceAsyncBulk I;
           I.Dir = D;
-          I.Op = RedOp(Op);
-          I.Type = RedType(Ty);
+          I.Op = Op;
+          I.Type = Ty;
           I.Dst = Dst;
           I.Src = Src;
           I.Size = Size;
-          if (!Global)
+          if (std::string_view(completion(D)) != completion(ReduceDir::SharedCtaToGlobal))
             I.Mbar = Mbar;
           if (Hint)
             I.CachePolicy = Policy;
           F.push_back(I);
         }
-
-  for (bool Hint : {false, true}) {
+  for (bool Hint : Both) {
     CpAsyncBulkPrefetch I;
     I.Src = Src;
     I.Size = Size;
@@ -357,98 +359,83 @@ std::vector<Inst> allForms() {
     F.push_back(I);
   }
 
-  // Tensor forms: each (dim, mode) that is well-formed.
-  struct DimMode {
-    unsigned Dim;
-    LoadMode Mode;
-  };
-  auto Pairs = [](std::initializer_list<LoadMode> Modes) {
-    std::vector<DimMode> P;
-    for (LoadMode M : Modes)
-      for (unsigned D = 1; D <= 5; ++D) {
-        bool Four = M == LoadMode::TileGather4 || M == LoadMode::TileScatter4;
-        bool Im2 = M != LoadMode::Tile && !Four;
-        if ((Four && D != 2) || (Im2 && D < 3))
-          continue;
-        P.push_back({D, M});
-      }
-    return P;
-  };
-  auto InfoFor = [&](unsigned D, LoadMode M) {
-    if (M == LoadMode::Im2col)
-      return Info(D - 2);
-    if (M == LoadMode::Im2colW || M == LoadMode::Im2colW128)
-      return Info(2);
-    return std::vector<Value>();
-  };
-  auto CoordsFor = [&](unsigned D, LoadMode M) {
-    return Coords(M == LoadMode::TileGather4 || M == LoadMode::TileScatter4 ? 5 : D);
-  };
-  const auto LoadPairs = Pairs({LoadMode::Tile, LoadMode::TileGather4, LoadMode::Im2col,
-                                LoadMode::Im2colW, LoadMode::Im2colW128});
-  for (TensorDir D : {TensorDir::GlobalToSharedCta, TensorDir::GlobalToSharedCluster})
-    for (const DimMode &P : LoadPairs)
-      for (bool Multicast : {false, true})
-        for (CtaGroup G : {CtaGroup::None, CtaGroup::One, CtaGroup::Two})
-          for (bool Hint : {false, true}) {
-            if (Multicast && D != TensorDir::GlobalToSharedCluster)
-              continue;
-            CpAsyncBulkTensor I;
-            I.Dir = D;
-            I.Dim = P.Dim;
-            I.Mode = P.Mode;
-            I.Shared = Dst;
-            I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-            I.Mbar = Mbar;
-            I.Im2colInfo = InfoFor(P.Dim, P.Mode);
-            if (Multicast)
-              I.CtaMask = CtaMask;
-            I.Group = G;
-            if (Hint)
-              I.CachePolicy = Policy;
-            F.push_back(I);
-          }
-  for (const DimMode &P : Pairs({LoadMode::Tile, LoadMode::TileScatter4,
-                                 LoadMode::Im2colNoOffs}))
-    for (bool Hint : {false, true}) {
-      CpAsyncBulkTensor I;
-      I.Dir = TensorDir::SharedCtaToGlobal;
-      I.Dim = P.Dim;
-      I.Mode = P.Mode;
-      I.Shared = Src;
-      I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-      if (Hint)
-        I.CachePolicy = Policy;
-      F.push_back(I);
-    }
-  for (const DimMode &P : Pairs({LoadMode::Tile, LoadMode::Im2colNoOffs}))
-    for (unsigned Op = 0; Op < 8; ++Op)
-      for (bool Hint : {false, true}) {
-        CpReduceAsyncBulkTensor I;
-        I.Dim = P.Dim;
-        I.Mode = P.Mode;
-        I.Op = RedOp(Op);
-        I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-        I.Src = Src;
+  for (unsigned Dim = 1; Dim <= 5; ++Dim)
+    for (LoadMode M : every<LoadMode>()) {
+      for (TensorDir D : every<TensorDir>())
+        for (bool Multicast : Both)
+          for (CtaGroup G : every<CtaGroup>())
+            for (bool Hint : Both) {
+              CpAsyncBulkTensor I;
+              I.Dir = D;
+              I.Dim = Dim;
+              I.Mode = M;
+              I.Shared = Dst;
+              I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
+              if (std::string_view(completion(D)) != completion(TensorDir::SharedCtaToGlobal)) {
+                I.Mbar = Mbar;
+                I.Im2colInfo = InfoFor(Dim, M);
+              } else {
+                I.Shared = Src;
+              }
+              if (Multicast)
+                I.CtaMask = CtaMask;
+              I.Group = G;
+              if (Hint)
+                I.CachePolicy = Policy;
+              F.push_back(I);
+            }
+      for (RedOp Op : every<RedOp>())
+        for (bool Hint : Both) {
+          CpReduceAsyncBulkTensor I;
+          I.Dim = Dim;
+          I.Mode = M;
+          I.Op = Op;
+          I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
+          I.Src = Src;
+          if (Hint)
+            I.CachePolicy = Policy;
+          F.push_back(I);
+        }
+      for (bool Hint : Both) {
+        CpAsyncBulkPrefetchTensor I;
+        I.Dim = Dim;
+        I.Mode = M;
+        I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
+        I.Im2colInfo = InfoFor(Dim, M);
         if (Hint)
           I.CachePolicy = Policy;
         F.push_back(I);
       }
-  for (const DimMode &P : LoadPairs)
-    for (bool Hint : {false, true}) {
-      CpAsyncBulkPrefetchTensor I;
-      I.Dim = P.Dim;
-      I.Mode = P.Mode;
-      I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-      I.Im2colInfo = InfoFor(P.Dim, P.Mode);
-      if (Hint)
-        I.CachePolicy = Policy;
-      F.push_back(I);
     }
   F.push_back(CpAsyncBulkCommitGroup{});
   F.push_back(CpAsyncBulkWaitGroup{false, 0});
   F.push_back(CpAsyncBulkWaitGroup{true, 1});
   return F;
+}
+
+} // namespace
+
+std::vector<Inst> allForms() {
+  // Which candidates are forms is the tables' word: the checker's errors that
+  // no target or version fixes (judged once, on one module).
+  std::vector<Inst> All = candidates(), Out;
+  std::vector<bool> Bad(All.size());
+  for (size_t K = 0; K < All.size(); ++K)
+    Bad[K] = !structuralErrors(All[K]).empty();
+  TargetVersion TV;
+  ModuleText M = moduleText(All, TV, "ptxlint_builder");
+  SourceBuffer Buf("<builder>", M.Text);
+  for (const Diagnostic &D : lint(Buf).Diagnostics) {
+    if (D.Level < Severity::Error || judgesTarget(D))
+      continue;
+    auto It = std::upper_bound(M.Begins.begin(), M.Begins.end(), D.Range.Begin);
+    if (It != M.Begins.begin() && D.Range.Begin < M.Ends[size_t(It - M.Begins.begin()) - 1])
+      Bad[size_t(It - M.Begins.begin()) - 1] = true;
+  }
+  for (size_t K = 0; K < All.size(); ++K)
+    if (!Bad[K])
+      Out.push_back(std::move(All[K]));
+  return Out;
 }
 
 std::vector<Inst> formsFor(const TargetVersion &T) {
