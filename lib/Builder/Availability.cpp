@@ -28,17 +28,9 @@ namespace {
 /// Whether cp.reduce.async.bulk takes Op on T into .global (Global) or into
 /// .shared::cluster: the redOp x type table of cp_reduce_async_bulk.yaml.
 bool redAllowed(bool Global, RedOp Op, RedType T) {
-  static const spec::InstructionSpec *Reduce = [] {
-    for (const spec::InstructionSpec &I : spec::instructions())
-      if (I.Name == "cp.reduce.async.bulk")
-        return &I;
-    return static_cast<const spec::InstructionSpec *>(nullptr);
-  }();
-  if (!Reduce)
-    return false;
   std::string_view Form =
       Global ? "shared-cta-to-global" : "shared-cta-to-shared-cluster";
-  for (const spec::PairTableSpec &Table : Reduce->Tables) {
+  for (const spec::PairTableSpec &Table : tableOf<CpReduceAsyncBulk>().Tables) {
     if (!Table.Forms.empty() &&
         std::find(Table.Forms.begin(), Table.Forms.end(), Form) == Table.Forms.end())
       continue;
@@ -48,6 +40,29 @@ bool redAllowed(bool Global, RedOp Op, RedType T) {
     return false;
   }
   return false;
+}
+
+/// Whether the tables let instruction T written with the spaces Dir ("" for
+/// its one form) take load mode M: the form's `only` entry for the load
+/// mode, else the instruction's load_mode group.
+template <typename T> bool modeAllowed(std::string_view Dir, LoadMode M) {
+  const spec::InstructionSpec &I = tableOf<T>();
+  std::string_view W = spelling(M);
+  auto has = [&](auto Begin, auto End) { return std::find(Begin, End, W) != End; };
+  for (const spec::FormSpec &F : I.Forms) {
+    std::string S;
+    for (const spec::Words &Pos : F.Spaces)
+      if (!Pos.empty())
+        S += Pos[0];
+    if (!Dir.empty() && S != Dir)
+      continue;
+    for (const spec::Words &O : F.Only)
+      if (!O.empty() && O[0] == "load_mode")
+        return has(O.begin() + 1, O.end());
+    break;
+  }
+  const spec::GroupSpec *G = spec::findGroup(I, "load_mode");
+  return G && has(G->Values.begin(), G->Values.end());
 }
 
 struct Structure {
@@ -91,11 +106,6 @@ struct Structure {
     if (Info.size() != Want)
       err("im2colInfo has " + std::to_string(Info.size()) + " elements, " +
           spelling(Mode) + " needs " + std::to_string(Want));
-  }
-  static bool loadMode(LoadMode M) {
-    return M == LoadMode::Tile || M == LoadMode::TileGather4 ||
-           M == LoadMode::Im2col || M == LoadMode::Im2colW ||
-           M == LoadMode::Im2colW128;
   }
 
   void operator()(const CpAsync &I) {
@@ -146,15 +156,14 @@ struct Structure {
     bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
     coords(I.Dim, I.Mode, I.Tensor);
     if (Store) {
-      if (I.Mode != LoadMode::Tile && I.Mode != LoadMode::TileScatter4 &&
-          I.Mode != LoadMode::Im2colNoOffs)
+      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
         err(std::string(spelling(I.Mode)) + " is not a store mode");
       if (!I.Im2colInfo.empty())
         err("a store takes no im2colInfo");
       if (I.Group != CtaGroup::None)
         err(".cta_group needs the mbarrier completion (a load)");
     } else {
-      if (!loadMode(I.Mode))
+      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
         err(std::string(spelling(I.Mode)) + " is not a load mode");
       else
         im2col(I.Dim, I.Mode, I.Im2colInfo);
@@ -164,15 +173,15 @@ struct Structure {
       err("CtaMask (.multicast::cluster) needs .shared::cluster.global");
   }
   void operator()(const CpReduceAsyncBulkTensor &I) {
-    if (I.Mode != LoadMode::Tile && I.Mode != LoadMode::Im2colNoOffs)
-      err(std::string(spelling(I.Mode)) +
-          " is not a load mode of cp.reduce.async.bulk.tensor");
+    if (!modeAllowed<CpReduceAsyncBulkTensor>("", I.Mode))
+      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
+          instructionName<CpReduceAsyncBulkTensor>());
     coords(I.Dim, I.Mode, I.Tensor);
   }
   void operator()(const CpAsyncBulkPrefetchTensor &I) {
-    if (!loadMode(I.Mode))
-      err(std::string(spelling(I.Mode)) +
-          " is not a load mode of cp.async.bulk.prefetch.tensor");
+    if (!modeAllowed<CpAsyncBulkPrefetchTensor>("", I.Mode))
+      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
+          instructionName<CpAsyncBulkPrefetchTensor>());
     else
       im2col(I.Dim, I.Mode, I.Im2colInfo);
     coords(I.Dim, I.Mode, I.Tensor);
@@ -415,15 +424,12 @@ std::vector<Inst> candidates() {
 
 } // namespace
 
-std::vector<Inst> allForms() {
-  // Which candidates are forms is the tables' word: the checker's errors that
-  // no target or version fixes (judged once, on one module).
-  std::vector<Inst> All = candidates(), Out;
-  std::vector<bool> Bad(All.size());
-  for (size_t K = 0; K < All.size(); ++K)
-    Bad[K] = !structuralErrors(All[K]).empty();
-  TargetVersion TV;
-  ModuleText M = moduleText(All, TV, "ptxlint_builder");
+std::vector<Inst> formCandidates() { return candidates(); }
+
+std::vector<bool> checkerRefuses(const std::vector<Inst> &Insts) {
+  // The checker's errors that no target or version fixes (one module).
+  std::vector<bool> Bad(Insts.size());
+  ModuleText M = moduleText(Insts, TargetVersion{}, "ptxlint_builder");
   SourceBuffer Buf("<builder>", M.Text);
   for (const Diagnostic &D : lint(Buf).Diagnostics) {
     if (D.Level < Severity::Error || judgesTarget(D))
@@ -432,8 +438,16 @@ std::vector<Inst> allForms() {
     if (It != M.Begins.begin() && D.Range.Begin < M.Ends[size_t(It - M.Begins.begin()) - 1])
       Bad[size_t(It - M.Begins.begin()) - 1] = true;
   }
+  return Bad;
+}
+
+std::vector<Inst> allForms() {
+  // Which candidates are forms is the tables' word (the checker), and the
+  // struct's (structuralErrors); the property tests hold the two equal.
+  std::vector<Inst> All = candidates(), Out;
+  std::vector<bool> Bad = checkerRefuses(All);
   for (size_t K = 0; K < All.size(); ++K)
-    if (!Bad[K])
+    if (!Bad[K] && structuralErrors(All[K]).empty())
       Out.push_back(std::move(All[K]));
   return Out;
 }

@@ -51,14 +51,8 @@ bool CpAsyncBulkPrefetchTensor::operator==(const CpAsyncBulkPrefetchTensor &O) c
 bool needsNoftz(RedOp Op, RedType T) {
   // A rule of the table whose `if` is the redOp and type and whose need is
   // .noftz ({if: [.add, .f16], need_one_of: [[.noftz]]}).
-  static const spec::InstructionSpec *Reduce = [] {
-    for (const spec::InstructionSpec &I : spec::instructions())
-      if (I.Name == instructionName<CpReduceAsyncBulk>())
-        return &I;
-    return static_cast<const spec::InstructionSpec *>(nullptr);
-  }();
   std::string_view Words[] = {spelling(Op), spelling(T)};
-  for (const spec::RuleSpec &R : Reduce->Rules)
+  for (const spec::RuleSpec &R : tableOf<CpReduceAsyncBulk>().Rules)
     if (R.NeedOneOf.size() == 1 && R.NeedOneOf[0].size() == 1 &&
         R.NeedOneOf[0][0] == spelling(Flag::Noftz) && !R.If.empty() &&
         std::all_of(R.If.begin(), R.If.end(), [&](std::string_view W) {
