@@ -268,6 +268,11 @@ template <typename E> std::vector<E> every() {
   return V;
 }
 
+/// Whether direction D completes on an mbarrier (and so takes one).
+template <typename E> bool onMbarrier(E D) {
+  return std::string_view(completion(D)) == completion(BulkDir::GlobalToSharedCta);
+}
+
 /// Every instruction the builder's structs can spell: each enumerator of the
 /// generated enums, each optional operand present or not, dimensions 1-5,
 /// with well-shaped operands (fixed register names). Most are not valid:
@@ -278,6 +283,12 @@ std::vector<Inst> candidates() {
   const Value Map = reg("%rd4"), Policy = reg("%rd5"), Size = reg("%r1");
   const Value CtaMask = reg("%rs1"), ByteMask = reg("%rs2");
   const bool Both[] = {false, true};
+  // With the optional cache policy (.L2::cache_hint) or without.
+  auto push = [&](auto I, bool Hint) {
+    if (Hint)
+      I.CachePolicy = Policy;
+    F.push_back(I);
+  };
   auto Regs = [](const char *Prefix, size_t N) {
     std::vector<Value> C;
     for (size_t K = 0; K < N; ++K)
@@ -314,9 +325,7 @@ std::vector<Inst> candidates() {
                 I.SrcSize = reg("%r2");
               if (Tail == 2)
                 I.IgnoreSrc = reg("%p1");
-              if (Hint)
-                I.CachePolicy = Policy;
-              F.push_back(I);
+              push(I, Hint);
             }
   F.push_back(CpAsyncCommitGroup{});
   F.push_back(CpAsyncWaitGroup{0});
@@ -332,7 +341,7 @@ std::vector<Inst> candidates() {
           I.Dst = Dst;
           I.Src = Src;
           I.Size = Size;
-          if (std::string_view(completion(D)) != completion(BulkDir::SharedCtaToGlobal))
+          if (onMbarrier(D))
             I.Mbar = Mbar;
           if (Multicast)
             I.CtaMask = CtaMask;
@@ -353,19 +362,15 @@ std::vector<Inst> candidates() {
           I.Dst = Dst;
           I.Src = Src;
           I.Size = Size;
-          if (std::string_view(completion(D)) != completion(ReduceDir::SharedCtaToGlobal))
+          if (onMbarrier(D))
             I.Mbar = Mbar;
-          if (Hint)
-            I.CachePolicy = Policy;
-          F.push_back(I);
+          push(I, Hint);
         }
   for (bool Hint : Both) {
     CpAsyncBulkPrefetch I;
     I.Src = Src;
     I.Size = Size;
-    if (Hint)
-      I.CachePolicy = Policy;
-    F.push_back(I);
+    push(I, Hint);
   }
 
   for (unsigned Dim = 1; Dim <= 5; ++Dim)
@@ -380,7 +385,7 @@ std::vector<Inst> candidates() {
               I.Mode = M;
               I.Shared = Dst;
               I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
-              if (std::string_view(completion(D)) != completion(TensorDir::SharedCtaToGlobal)) {
+              if (onMbarrier(D)) {
                 I.Mbar = Mbar;
                 I.Im2colInfo = InfoFor(Dim, M);
               } else {
@@ -389,9 +394,7 @@ std::vector<Inst> candidates() {
               if (Multicast)
                 I.CtaMask = CtaMask;
               I.Group = G;
-              if (Hint)
-                I.CachePolicy = Policy;
-              F.push_back(I);
+              push(I, Hint);
             }
       for (RedOp Op : every<RedOp>())
         for (bool Hint : Both) {
@@ -401,9 +404,7 @@ std::vector<Inst> candidates() {
           I.Op = Op;
           I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
           I.Src = Src;
-          if (Hint)
-            I.CachePolicy = Policy;
-          F.push_back(I);
+          push(I, Hint);
         }
       for (bool Hint : Both) {
         CpAsyncBulkPrefetchTensor I;
@@ -411,9 +412,7 @@ std::vector<Inst> candidates() {
         I.Mode = M;
         I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
         I.Im2colInfo = InfoFor(Dim, M);
-        if (Hint)
-          I.CachePolicy = Policy;
-        F.push_back(I);
+        push(I, Hint);
       }
     }
   F.push_back(CpAsyncBulkCommitGroup{});

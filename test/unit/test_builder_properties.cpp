@@ -278,10 +278,10 @@ TEST_CASE("builder properties: ptxas refuses every candidate the model refuses (
     size_t Missed = 0;
     for (size_t K = 0; K < Bad.size(); ++K)
       if (!ErrorLines.count(Lines[K]) && ++Missed <= 20)
-        FAIL_CHECK(T << ": ptxas accepts a candidate the model and checker refuse: "
+        FAIL_CHECK(std::string(T) << ": ptxas accepts a candidate the model and checker refuse: "
                      << print(Bad[K]));
     CHECK(Missed == 0);
-    MESSAGE(T << " PTX " << Newest.Major << "." << Newest.Minor << ": ptxas refuses all "
+    MESSAGE(std::string(T) << " PTX " << Newest.Major << "." << Newest.Minor << ": ptxas refuses all "
               << Bad.size() - Missed << " of " << Bad.size() << " refused candidates");
   }
 }
