@@ -442,9 +442,10 @@ CalleeMap buildCalleeMap(const Module &M) {
 }
 
 FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
-                           uint32_t FunctionIndex, const CalleeMap *Callees)
+                           uint32_t FunctionIndex, const CalleeMap *Callees,
+                           ClassCache *Classes)
     : M(M), ST(ST), F(M.Functions[FunctionIndex]), FIndex(FunctionIndex),
-      Callees(Callees) {
+      Classes(Classes ? Classes : &OwnClasses), Callees(Callees) {
   if (!this->Callees) {
     OwnCallees = buildCalleeMap(M);
     this->Callees = &OwnCallees;
@@ -484,16 +485,23 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
   return Id;
 }
 
-static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
+bool FlowFunction::isRegName(std::string_view Name) const {
+  if (!Name.empty() && Name[0] == '%')
+    return true;
+  int32_t Known = RegNameMemo.find(Name);
+  if (Known >= 0)
+    return Known != 0;
+  const Symbol *S = ST.lookup(Name, int32_t(FIndex));
+  bool IsReg = S && S->Space == StateSpace::Reg;
+  RegNameMemo.insert(Name, IsReg ? 1 : 0);
+  return IsReg;
+}
+
+Opnd FlowFunction::fromAst(const Operand &A) const {
   Opnd O;
   O.Range = A.Range;
   O.Negated = A.Negated;
-  auto IsReg = [&](std::string_view Name) {
-    if (!Name.empty() && Name[0] == '%')
-      return true;
-    const Symbol *S = ST.lookup(Name, Fn);
-    return S && S->Space == StateSpace::Reg;
-  };
+  auto IsReg = [&](std::string_view Name) { return isRegName(Name); };
   switch (A.Kind) {
   case OperandKind::Register:
   case OperandKind::Symbol:
@@ -535,6 +543,22 @@ static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
   return O;
 }
 
+const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
+                                          const Instruction *P) {
+  // A parsed instruction's opcode and modifiers are its head's words.
+  uint32_t Key = P ? uint32_t(P->Operands.size()) + 1 : 0;
+  if (const AsyncOp *Known = Classes->find(Head, Key))
+    return *Known;
+  AsyncOp Op;
+  if (P) {
+    Op = classify(P->Opcode, ModifierList(P->Modifiers), unsigned(P->Operands.size()));
+  } else {
+    HeadQualifiers HQ(Head);
+    Op = classify(HQ.opcode(), HQ, 0);
+  }
+  return Classes->insert(Head, Key, Op);
+}
+
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
   I.Head = S.head(M.Text);
@@ -554,40 +578,18 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
       ++K;
     I.Guard = Text.substr(B, K - B);
   }
-  int32_t Fn = int32_t(FIndex);
   if (S.ParsedIndex >= 0) {
     const Instruction &P = M.Instructions[size_t(S.ParsedIndex)];
     I.Parsed = &P;
-    bool Same = LastClass.Valid && LastClass.Parsed && LastClass.Key == P.Opcode &&
-                LastClass.Mods.size() == P.Modifiers.size();
-    for (size_t X = 0; Same && X < P.Modifiers.size(); ++X)
-      Same = LastClass.Mods[X] == P.Modifiers[X].Text;
-    if (!Same) {
-      LastClass.Op = classify(P.Opcode, ModifierList(P.Modifiers),
-                              unsigned(P.Operands.size()));
-      LastClass.Valid = LastClass.Parsed = true;
-      LastClass.Key = P.Opcode;
-      LastClass.Mods.clear();
-      for (const Modifier &Md : P.Modifiers)
-        LastClass.Mods.push_back(Md.Text);
-    }
-    I.Op = LastClass.Op;
+    I.Op = classifyMemo(I.Head, &P);
     I.OpOff = uint32_t(OpPool.size());
     for (const Operand &A : P.Operands)
-      OpPool.push_back(fromAst(A, ST, Fn));
+      OpPool.push_back(fromAst(A));
     I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
     return;
   }
-  if (mayHaveRole(I.Head)) {
-    if (!(LastClass.Valid && !LastClass.Parsed && LastClass.Key == I.Head)) {
-      HeadQualifiers HQ(I.Head);
-      LastClass.Op = classify(HQ.opcode(), HQ, 0);
-      LastClass.Valid = true;
-      LastClass.Parsed = false;
-      LastClass.Key = I.Head;
-    }
-    I.Op = LastClass.Op;
-  }
+  if (mayHaveRole(I.Head))
+    I.Op = classifyMemo(I.Head, nullptr);
   // A statement the parser rejected: if it matters here, trust nothing.
   // (st/red/atom outside shared memory are never parsed: skip the check.)
   // (No load is ever parsed: StatementFilter has no row for ld.)
@@ -611,7 +613,6 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
                                   std::vector<Opnd> &Pool) const {
-  int32_t Fn = int32_t(FIndex);
   I.OpOff = uint32_t(Pool.size());
   I.Ops = {nullptr, 0};
   struct Finish { // I.Ops: what was pushed to the pool, on every return
@@ -665,8 +666,7 @@ void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
         int64_t V = 0;
         if (!Name.empty() && !(Name[0] >= '0' && Name[0] <= '9')) {
           O.Name = Name;
-          const Symbol *Sy = Name[0] == '%' ? nullptr : ST.lookup(Name, Fn);
-          O.BaseIsReg = Name[0] == '%' || (Sy && Sy->Space == StateSpace::Reg);
+          O.BaseIsReg = isRegName(Name);
           if (Tail.empty()) {
             O.HasValue = true;
           } else if ((Tail[0] == '+' || Tail[0] == '-') &&
@@ -718,9 +718,7 @@ void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
         if (K != T.size()) {
           O.K = Opnd::Other; // an expression
         } else {
-          const Symbol *Sy = T[0] == '%' ? nullptr : ST.lookup(O.Name, Fn);
-          O.K = T[0] == '%' || (Sy && Sy->Space == StateSpace::Reg) ? Opnd::Reg
-                                                                    : Opnd::Sym;
+          O.K = isRegName(O.Name) ? Opnd::Reg : Opnd::Sym;
         }
       } else {
         O.K = Opnd::Other;
@@ -743,7 +741,12 @@ void FlowFunction::build() {
   // Labels are scoped by { } blocks (nvcc inlines the same inline-asm block,
   // labels included, several times): a branch resolves to the label of its
   // innermost enclosing block that declares it.
-  std::map<std::pair<std::string_view, uint32_t>, uint32_t> Labels;
+  struct LabelKeyHash {
+    size_t operator()(const std::pair<std::string_view, uint32_t> &K) const {
+      return std::hash<std::string_view>()(K.first) ^ (size_t(K.second) * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::unordered_map<std::pair<std::string_view, uint32_t>, uint32_t, LabelKeyHash> Labels;
   std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
   uint32_t Scope = 0;
   std::vector<uint32_t> ScopeOf;        // per instruction
@@ -823,6 +826,7 @@ void FlowFunction::build() {
   BlockOf[N] = uint32_t(Blocks.size() - 1);
   for (uint32_t B = 0; B < Blocks.size(); ++B) {
     Block &Bl = Blocks[B];
+    Bl.Succs.reserve(2); // a target and a fall-through at most
     bool HasNext = B + 1 < Blocks.size();
     if (Bl.Begin == Bl.End) {
       if (HasNext)
@@ -870,10 +874,18 @@ void FlowFunction::build() {
     }
   }
   computeValues();
-  for (Block &Bl : Blocks)
+  auto IsEvent = [&](uint32_t K) {
+    return Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0;
+  };
+  for (Block &Bl : Blocks) {
+    uint32_t Count = 0; // one allocation per block, not one per doubling
     for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
-      if (Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0)
+      Count += IsEvent(K);
+    Bl.Events.reserve(Count);
+    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
+      if (IsEvent(K))
         Bl.Events.push_back(K);
+  }
 }
 
 // --- register values ------------------------------------------------------------
@@ -1221,9 +1233,20 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
   if (!I.Partial)
     return;
   // Not into OpPool: rules hold pointers into it while they ask for values.
-  std::vector<Opnd> &Chunk = LateOps.emplace_back();
-  Chunk.reserve(4); // what most instructions have: one allocation
-  decodeOperands(I, M.Statements[I.Stmt], Chunk);
+  // Into a chunk of LateOps that never grows past its capacity (so never
+  // moves), through a reused scratch vector: one allocation per 1024
+  // operands, not one per instruction.
+  LateScratch.clear();
+  decodeOperands(I, M.Statements[I.Stmt], LateScratch);
+  size_t N = LateScratch.size();
+  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < N)
+    LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
+  std::vector<Opnd> &Chunk = LateOps.back();
+  size_t At = Chunk.size();
+  for (Opnd &O : LateScratch)
+    Chunk.push_back(std::move(O));
+  I.OpOff = uint32_t(At);
+  I.Ops = {Chunk.data() + At, uint32_t(N)};
   I.Partial = false;
 }
 

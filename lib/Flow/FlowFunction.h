@@ -246,6 +246,37 @@ private:
   size_t PackedCount = 0, Count = 0;
 };
 
+/// The classification of each distinct head (a parsed instruction's also
+/// by its operand count): a module repeats a few dozen heads thousands of
+/// times, and classify() splits and compares every qualifier. Keys point
+/// into the module's text; one cache per thread.
+class ClassCache {
+public:
+  /// Op of Head with NumOperands operands (parsed), or of the head alone.
+  const AsyncOp *find(std::string_view Head, uint32_t Key) const {
+    auto It = Map.find(ClassKey{Head, Key});
+    return It == Map.end() ? nullptr : &It->second;
+  }
+  const AsyncOp &insert(std::string_view Head, uint32_t Key, const AsyncOp &Op) {
+    return Map.emplace(ClassKey{Head, Key}, Op).first->second;
+  }
+
+private:
+  struct ClassKey {
+    std::string_view Head;
+    uint32_t Operands; ///< parsed: operand count + 1; else 0
+    bool operator==(const ClassKey &O) const {
+      return Operands == O.Operands && Head == O.Head;
+    }
+  };
+  struct ClassKeyHash {
+    size_t operator()(const ClassKey &K) const {
+      return std::hash<std::string_view>()(K.Head) ^ (size_t(K.Operands) * 0x9E3779B9u);
+    }
+  };
+  std::unordered_map<ClassKey, AsyncOp, ClassKeyHash> Map;
+};
+
 /// Functions of a module by name: true when defined with a body here.
 using CalleeMap = std::unordered_map<std::string_view, bool>;
 CalleeMap buildCalleeMap(const Module &M);
@@ -253,8 +284,10 @@ CalleeMap buildCalleeMap(const Module &M);
 class FlowFunction {
 public:
   /// Callees: from buildCalleeMap(M); when null, it is built here (tests).
+  /// Classes: shared by the functions one thread analyses; when null, the
+  /// function keeps its own.
   FlowFunction(const Module &M, const SymbolTable &ST, uint32_t FunctionIndex,
-               const CalleeMap *Callees = nullptr);
+               const CalleeMap *Callees = nullptr, ClassCache *Classes = nullptr);
 
   FlowFunction(const FlowFunction &) = delete;
   FlowFunction &operator=(const FlowFunction &) = delete;
@@ -335,6 +368,8 @@ public:
 private:
   void build();
   void decode(FlowInst &I, const Statement &S);
+  /// A parsed operand as the rules see it.
+  Opnd fromAst(const Operand &A) const;
   /// Appends I's operands to Pool and points I.Ops at them.
   void decodeOperands(const FlowInst &I, const Statement &S,
                       std::vector<Opnd> &Pool) const;
@@ -373,13 +408,15 @@ private:
   std::vector<Opnd> OpPool; ///< every decoded operand
   /// Points each instruction's Ops into OpPool (after it grew).
   void fixOps();
-  /// The last classification (consecutive instructions repeat heads).
-  struct {
-    bool Valid = false, Parsed = false;
-    std::string_view Key;
-    std::vector<std::string_view> Mods;
-    AsyncOp Op;
-  } LastClass;
+  /// The classification of Head (P: the parsed instruction, if any), from
+  /// the ClassCache.
+  const AsyncOp &classifyMemo(std::string_view Head, const Instruction *P);
+  ClassCache OwnClasses;
+  ClassCache *Classes = nullptr;
+  /// Whether a name not starting with '%' is a .reg symbol (a lookup in the
+  /// symbol table per operand otherwise): 1 yes, 0 no.
+  bool isRegName(std::string_view Name) const;
+  mutable NameTable RegNameMemo;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;
   // Register values are computed on demand (demand()), hence mutable.
@@ -391,6 +428,7 @@ private:
   std::vector<uint32_t> DefStart, DefOf; ///< defs of R: DefOf[DefStart[R]..DefStart[R+1])
   mutable std::vector<char> InSlice;     ///< per register: evaluated
   mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
+  mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value
