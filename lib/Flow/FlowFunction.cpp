@@ -442,9 +442,10 @@ CalleeMap buildCalleeMap(const Module &M) {
 }
 
 FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
-                           uint32_t FunctionIndex, const CalleeMap *Callees)
+                           uint32_t FunctionIndex, const CalleeMap *Callees,
+                           ClassCache *Classes)
     : M(M), ST(ST), F(M.Functions[FunctionIndex]), FIndex(FunctionIndex),
-      Callees(Callees) {
+      Classes(Classes ? Classes : &OwnClasses), Callees(Callees) {
   if (!this->Callees) {
     OwnCallees = buildCalleeMap(M);
     this->Callees = &OwnCallees;
@@ -484,16 +485,23 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
   return Id;
 }
 
-static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
+bool FlowFunction::isRegName(std::string_view Name) const {
+  if (!Name.empty() && Name[0] == '%')
+    return true;
+  int32_t Known = RegNameMemo.find(Name);
+  if (Known >= 0)
+    return Known != 0;
+  const Symbol *S = ST.lookup(Name, int32_t(FIndex));
+  bool IsReg = S && S->Space == StateSpace::Reg;
+  RegNameMemo.insert(Name, IsReg ? 1 : 0);
+  return IsReg;
+}
+
+Opnd FlowFunction::fromAst(const Operand &A) const {
   Opnd O;
   O.Range = A.Range;
   O.Negated = A.Negated;
-  auto IsReg = [&](std::string_view Name) {
-    if (!Name.empty() && Name[0] == '%')
-      return true;
-    const Symbol *S = ST.lookup(Name, Fn);
-    return S && S->Space == StateSpace::Reg;
-  };
+  auto IsReg = [&](std::string_view Name) { return isRegName(Name); };
   switch (A.Kind) {
   case OperandKind::Register:
   case OperandKind::Symbol:
@@ -535,6 +543,22 @@ static Opnd fromAst(const Operand &A, const SymbolTable &ST, int32_t Fn) {
   return O;
 }
 
+const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
+                                          const Instruction *P) {
+  // A parsed instruction's opcode and modifiers are its head's words.
+  uint32_t Key = P ? uint32_t(P->Operands.size()) + 1 : 0;
+  if (const AsyncOp *Known = Classes->find(Head, Key))
+    return *Known;
+  AsyncOp Op;
+  if (P) {
+    Op = classify(P->Opcode, ModifierList(P->Modifiers), unsigned(P->Operands.size()));
+  } else {
+    HeadQualifiers HQ(Head);
+    Op = classify(HQ.opcode(), HQ, 0);
+  }
+  return Classes->insert(Head, Key, Op);
+}
+
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
   I.Head = S.head(M.Text);
@@ -554,40 +578,18 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
       ++K;
     I.Guard = Text.substr(B, K - B);
   }
-  int32_t Fn = int32_t(FIndex);
   if (S.ParsedIndex >= 0) {
     const Instruction &P = M.Instructions[size_t(S.ParsedIndex)];
     I.Parsed = &P;
-    bool Same = LastClass.Valid && LastClass.Parsed && LastClass.Key == P.Opcode &&
-                LastClass.Mods.size() == P.Modifiers.size();
-    for (size_t X = 0; Same && X < P.Modifiers.size(); ++X)
-      Same = LastClass.Mods[X] == P.Modifiers[X].Text;
-    if (!Same) {
-      LastClass.Op = classify(P.Opcode, ModifierList(P.Modifiers),
-                              unsigned(P.Operands.size()));
-      LastClass.Valid = LastClass.Parsed = true;
-      LastClass.Key = P.Opcode;
-      LastClass.Mods.clear();
-      for (const Modifier &Md : P.Modifiers)
-        LastClass.Mods.push_back(Md.Text);
-    }
-    I.Op = LastClass.Op;
+    I.Op = classifyMemo(I.Head, &P);
     I.OpOff = uint32_t(OpPool.size());
     for (const Operand &A : P.Operands)
-      OpPool.push_back(fromAst(A, ST, Fn));
+      OpPool.push_back(fromAst(A));
     I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
     return;
   }
-  if (mayHaveRole(I.Head)) {
-    if (!(LastClass.Valid && !LastClass.Parsed && LastClass.Key == I.Head)) {
-      HeadQualifiers HQ(I.Head);
-      LastClass.Op = classify(HQ.opcode(), HQ, 0);
-      LastClass.Valid = true;
-      LastClass.Parsed = false;
-      LastClass.Key = I.Head;
-    }
-    I.Op = LastClass.Op;
-  }
+  if (mayHaveRole(I.Head))
+    I.Op = classifyMemo(I.Head, nullptr);
   // A statement the parser rejected: if it matters here, trust nothing.
   // (st/red/atom outside shared memory are never parsed: skip the check.)
   // (No load is ever parsed: StatementFilter has no row for ld.)
@@ -611,7 +613,6 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
                                   std::vector<Opnd> &Pool) const {
-  int32_t Fn = int32_t(FIndex);
   I.OpOff = uint32_t(Pool.size());
   I.Ops = {nullptr, 0};
   struct Finish { // I.Ops: what was pushed to the pool, on every return
@@ -665,8 +666,7 @@ void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
         int64_t V = 0;
         if (!Name.empty() && !(Name[0] >= '0' && Name[0] <= '9')) {
           O.Name = Name;
-          const Symbol *Sy = Name[0] == '%' ? nullptr : ST.lookup(Name, Fn);
-          O.BaseIsReg = Name[0] == '%' || (Sy && Sy->Space == StateSpace::Reg);
+          O.BaseIsReg = isRegName(Name);
           if (Tail.empty()) {
             O.HasValue = true;
           } else if ((Tail[0] == '+' || Tail[0] == '-') &&
@@ -718,9 +718,7 @@ void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
         if (K != T.size()) {
           O.K = Opnd::Other; // an expression
         } else {
-          const Symbol *Sy = T[0] == '%' ? nullptr : ST.lookup(O.Name, Fn);
-          O.K = T[0] == '%' || (Sy && Sy->Space == StateSpace::Reg) ? Opnd::Reg
-                                                                    : Opnd::Sym;
+          O.K = isRegName(O.Name) ? Opnd::Reg : Opnd::Sym;
         }
       } else {
         O.K = Opnd::Other;
@@ -743,7 +741,12 @@ void FlowFunction::build() {
   // Labels are scoped by { } blocks (nvcc inlines the same inline-asm block,
   // labels included, several times): a branch resolves to the label of its
   // innermost enclosing block that declares it.
-  std::map<std::pair<std::string_view, uint32_t>, uint32_t> Labels;
+  struct LabelKeyHash {
+    size_t operator()(const std::pair<std::string_view, uint32_t> &K) const {
+      return std::hash<std::string_view>()(K.first) ^ (size_t(K.second) * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::unordered_map<std::pair<std::string_view, uint32_t>, uint32_t, LabelKeyHash> Labels;
   std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
   uint32_t Scope = 0;
   std::vector<uint32_t> ScopeOf;        // per instruction
@@ -823,6 +826,7 @@ void FlowFunction::build() {
   BlockOf[N] = uint32_t(Blocks.size() - 1);
   for (uint32_t B = 0; B < Blocks.size(); ++B) {
     Block &Bl = Blocks[B];
+    Bl.Succs.reserve(2); // a target and a fall-through at most
     bool HasNext = B + 1 < Blocks.size();
     if (Bl.Begin == Bl.End) {
       if (HasNext)
@@ -870,10 +874,18 @@ void FlowFunction::build() {
     }
   }
   computeValues();
-  for (Block &Bl : Blocks)
+  auto IsEvent = [&](uint32_t K) {
+    return Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0;
+  };
+  for (Block &Bl : Blocks) {
+    uint32_t Count = 0; // one allocation per block, not one per doubling
     for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
-      if (Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0)
+      Count += IsEvent(K);
+    Bl.Events.reserve(Count);
+    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
+      if (IsEvent(K))
         Bl.Events.push_back(K);
+  }
 }
 
 // --- register values ------------------------------------------------------------
@@ -883,9 +895,12 @@ static Val joinVal(const Val &A, const Val &B) {
     return B;
   if (B.K == Val::Undef || A == B)
     return A;
-  if (A.K == Val::Ptr && B.K == Val::Ptr && A.Base == B.Base)
-    return Val{Val::Ptr, A.Base, false, 0};
-  return Val{Val::Unknown, -1, false, 0};
+  Val R = A.sameValue(B) ? A
+          : A.K == Val::Ptr && B.K == Val::Ptr && A.Base == B.Base
+              ? Val{Val::Ptr, A.Base, false, 0}
+              : Val{Val::Unknown, -1, false, 0};
+  R.F = A.F == B.F ? A.F : Form();
+  return R;
 }
 
 int32_t FlowFunction::regIdOf(const Opnd &O) const {
@@ -897,7 +912,7 @@ int32_t FlowFunction::regIdOf(const Opnd &O) const {
 Val FlowFunction::operandVal(const Opnd &O) const {
   switch (O.K) {
   case Opnd::Imm:
-    return O.HasValue ? Val{Val::Const, -1, true, O.Value}
+    return O.HasValue ? Val{Val::Const, -1, true, O.Value, Form::constant(O.Value)}
                       : Val{Val::Unknown, -1, false, 0};
   case Opnd::Reg: {
     if (O.Negated)
@@ -913,14 +928,18 @@ Val FlowFunction::operandVal(const Opnd &O) const {
   case Opnd::Sym:
     if (O.ValBase < 0)
       O.ValBase = baseFor(O.Name, false);
-    return Val{Val::Ptr, O.ValBase, true, 0};
+    return Val{Val::Ptr, O.ValBase, true, 0, Form::symbol(O.ValBase)};
   default:
     return Val{Val::Unknown, -1, false, 0};
   }
 }
 
 namespace {
-enum ValOpKind : uint8_t { VNone, VMov, VCvta, VCvt, VAdd, VSub, VBit, VMad, VLd };
+// VMov..VMapa compute their result from their operands (computesValue());
+// VShl, VMul and VMapa only its form.
+enum ValOpKind : uint8_t {
+  VNone, VMov, VCvta, VCvt, VAdd, VSub, VBit, VMad, VShl, VMul, VMapa, VLd
+};
 uint8_t valOpOf(const FlowInst &I) {
   if (I.ValOp == 0xff) {
     std::string_view Op = opWord(I.Head);
@@ -931,6 +950,9 @@ uint8_t valOpOf(const FlowInst &I) {
               : Op == "sub"  ? VSub
               : Op == "and" || Op == "or" || Op == "xor" ? VBit
               : Op == "mad"  ? VMad
+              : Op == "shl"  ? VShl
+              : Op == "mul"  ? VMul
+              : Op == "mapa" ? VMapa
               : Op == "ld"   ? VLd
                              : VNone;
   }
@@ -951,10 +973,92 @@ const Opnd *FlowFunction::operand(const FlowInst &I, int8_t K) const {
 
 bool FlowFunction::computesValue(const FlowInst &I) {
   uint8_t V = valOpOf(I);
-  return V >= VMov && V <= VMad;
+  return V >= VMov && V <= VMapa;
+}
+
+template <typename OpFormFn>
+std::optional<Form> FlowFunction::formOfDef(const FlowInst &I,
+                                            OpFormFn OpForm) const {
+  const size_t N = I.Ops.size();
+  auto Imm = [&](size_t X) -> std::optional<int64_t> {
+    if (X < N && I.Ops[X].K == Opnd::Imm && I.Ops[X].HasValue)
+      return I.Ops[X].Value;
+    return std::nullopt;
+  };
+  auto F = [&](size_t X) -> std::optional<Form> {
+    return X < N ? OpForm(I.Ops[X]) : Form();
+  };
+  std::optional<Form> A, B;
+  switch (valOpOf(I)) {
+  case VMov:
+  case VCvta:
+  case VCvt:
+    return N == 2 ? F(1) : Form();
+  case VMapa: // the same offset in another CTA's window: the same form
+    return F(1);
+  case VAdd:
+  case VSub:
+    if (!(A = F(1)) || !(B = F(2)))
+      return std::nullopt;
+    return Form::sum(*A, *B, valOpOf(I) == VSub);
+  case VShl: {
+    auto S = Imm(2);
+    if (!S || *S < 0 || *S >= 32)
+      return Form();
+    A = F(1);
+    return A ? std::optional<Form>(Form::scale(*A, int64_t(1) << *S)) : A;
+  }
+  case VMul: {
+    auto M = Imm(2);
+    if (!M)
+      return Form();
+    A = F(1);
+    return A ? std::optional<Form>(Form::scale(*A, *M)) : A;
+  }
+  case VMad: {
+    auto M = Imm(2);
+    if (!M)
+      return Form();
+    if (!(A = F(1)) || !(B = F(3)))
+      return std::nullopt;
+    return Form::sum(Form::scale(*A, *M), *B, false);
+  }
+  case VBit: {
+    // A shared::cluster address with its CTA-rank bit masked (2-SM TMA
+    // loads signal the leader CTA's barrier: bar & 0xFEFFFFF8, the low
+    // bits of an 8-byte barrier being 0) keeps its form.
+    auto M = Imm(2);
+    if (opWord(I.Head) != "and" || !M || ((*M | 7) & 0xFFFFFF) != 0xFFFFFF)
+      return Form();
+    return F(1);
+  }
+  default:
+    return Form();
+  }
 }
 
 Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
+  Val V = evalValue(I, Reg);
+  // A register defined several times (a loop's stage) is an unknown term
+  // of its readers' forms (form() reads a definition in the same block).
+  // The others' forms are final once their operands' are known.
+  if (V.K == Val::Undef)
+    return V;
+  if (RegDefs[size_t(Reg)] > 1) {
+    V.F = Form();
+    return V;
+  }
+  std::optional<Form> F = formOfDef(I, [&](const Opnd &O) -> std::optional<Form> {
+    Val X = operandVal(O);
+    return X.K == Val::Undef ? std::nullopt : std::optional<Form>(X.F);
+  });
+  if (!F)
+    return Val{}; // an operand's form is not known yet
+  V.F = *F;
+  return V;
+}
+
+Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   const Val Unknown{Val::Unknown, -1, false, 0};
   Val Self = Unknown;
   if (RegDefs[size_t(Reg)] == 1) {
@@ -1129,9 +1233,20 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
   if (!I.Partial)
     return;
   // Not into OpPool: rules hold pointers into it while they ask for values.
-  std::vector<Opnd> &Chunk = LateOps.emplace_back();
-  Chunk.reserve(4); // what most instructions have: one allocation
-  decodeOperands(I, M.Statements[I.Stmt], Chunk);
+  // Into a chunk of LateOps that never grows past its capacity (so never
+  // moves), through a reused scratch vector: one allocation per 1024
+  // operands, not one per instruction.
+  LateScratch.clear();
+  decodeOperands(I, M.Statements[I.Stmt], LateScratch);
+  size_t N = LateScratch.size();
+  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < N)
+    LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
+  std::vector<Opnd> &Chunk = LateOps.back();
+  size_t At = Chunk.size();
+  for (Opnd &O : LateScratch)
+    Chunk.push_back(std::move(O));
+  I.OpOff = uint32_t(At);
+  I.Ops = {Chunk.data() + At, uint32_t(N)};
   I.Partial = false;
 }
 
@@ -1223,6 +1338,43 @@ AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
   K.OffKnown = V.OffKnown;
   K.Off = V.Off + O->Value;
   return K;
+}
+
+std::optional<Form> FlowFunction::form(const Opnd *O, uint32_t At) const {
+  if (!O)
+    return std::nullopt;
+  return formAt(*O, At, 0);
+}
+
+Form FlowFunction::formAt(const Opnd &O, uint32_t At, unsigned Depth) const {
+  if (O.K == Opnd::Addr) {
+    Form Base = O.Name.empty() ? Form::constant(0)
+                : O.BaseIsReg  ? regForm(regIdOf(O), At, Depth)
+                               : Form::symbol(baseFor(O.Name, false));
+    return Form::sum(Base, Form::constant(O.Value), false);
+  }
+  if (O.K == Opnd::Reg && !O.Negated)
+    return regForm(regIdOf(O), At, Depth);
+  return operandVal(O).F; // an immediate, a symbol: never Undef
+}
+
+Form FlowFunction::regForm(int32_t Id, uint32_t At, unsigned Depth) const {
+  if (Id < 0 || !ValuesValid)
+    return Form();
+  if (defCount(Id) > 1) {
+    int64_t D = lastDefBefore(Id, At);
+    if (D < 0 || blockOf(uint32_t(D)) != blockOf(At) || Depth >= 16)
+      return Form();
+    const FlowInst &Def = Insts[size_t(D)];
+    ensureDecoded(Def);
+    return formOfDef(Def, [&](const Opnd &X) -> std::optional<Form> {
+             return formAt(X, uint32_t(D), Depth + 1);
+           })
+        .value_or(Form());
+  }
+  demand(Id);
+  const Val &V = RegVals[size_t(Id)];
+  return V.K == Val::Undef ? Form() : V.F;
 }
 
 AddrKey FlowFunction::pointerIn(const Opnd *O) const {

@@ -108,15 +108,54 @@ struct Block {
   std::vector<uint32_t> Events;
 };
 
-/// An abstract register value.
+/// The form of a value, not the value: Base + C + G * t for an integer t
+/// the model does not know (G: the gcd of the strides of such terms; 0:
+/// none, the value is Base + C). Two barrier addresses of one form are one
+/// barrier array's element class (FULL[stage] of any stage register, however
+/// the offset is spelled): CUTLASS and FA3 keep FULL[s] and EMPTY[s] at
+/// smem + 8*s and smem + C + 8*s, and the producer's and the consumer's
+/// stage registers differ. C is the constant as written, not reduced
+/// modulo G (that would merge FULL and EMPTY).
+struct Form {
+  int32_t Base = -1; ///< a symbol's base id; -1: none
+  int32_t G = 1;     ///< the default: an opaque value
+  int64_t C = 0;
+  static Form constant(int64_t C) {
+    Form F;
+    F.G = 0;
+    F.C = C;
+    return F;
+  }
+  static Form symbol(int32_t Base) {
+    Form F = constant(0);
+    F.Base = Base;
+    return F;
+  }
+  bool operator==(const Form &O) const {
+    return Base == O.Base && G == O.G && C == O.C;
+  }
+  /// A + B, or A - B: a difference of unknown terms (x - 6*(x/6), a
+  /// modulo) is a fresh unknown value.
+  static Form sum(const Form &A, const Form &B, bool Sub);
+  /// A * F (a constant).
+  static Form scale(const Form &A, int64_t F);
+};
+
+/// An abstract register value, and its form (flow-insensitive, like the
+/// value: a register whose definitions give different forms has none).
 struct Val {
   enum Kind : uint8_t { Undef, Const, Ptr, Unknown } K = Undef;
   int32_t Base = -1;     ///< Ptr: base id
   bool OffKnown = false; ///< Ptr: Off valid
   int64_t Off = 0;       ///< Ptr offset / Const value
-  bool operator==(const Val &O) const {
+  Form F;                ///< not Undef: the form
+  Val() = default;
+  Val(Kind K, int32_t Base, bool OffKnown, int64_t Off, Form F = Form())
+      : K(K), Base(Base), OffKnown(OffKnown), Off(Off), F(F) {}
+  bool sameValue(const Val &O) const {
     return K == O.K && Base == O.Base && OffKnown == O.OffKnown && Off == O.Off;
   }
+  bool operator==(const Val &O) const { return sameValue(O) && F == O.F; }
   bool operator!=(const Val &O) const { return !(*this == O); }
 };
 
@@ -207,6 +246,37 @@ private:
   size_t PackedCount = 0, Count = 0;
 };
 
+/// The classification of each distinct head (a parsed instruction's also
+/// by its operand count): a module repeats a few dozen heads thousands of
+/// times, and classify() splits and compares every qualifier. Keys point
+/// into the module's text; one cache per thread.
+class ClassCache {
+public:
+  /// Op of Head with NumOperands operands (parsed), or of the head alone.
+  const AsyncOp *find(std::string_view Head, uint32_t Key) const {
+    auto It = Map.find(ClassKey{Head, Key});
+    return It == Map.end() ? nullptr : &It->second;
+  }
+  const AsyncOp &insert(std::string_view Head, uint32_t Key, const AsyncOp &Op) {
+    return Map.emplace(ClassKey{Head, Key}, Op).first->second;
+  }
+
+private:
+  struct ClassKey {
+    std::string_view Head;
+    uint32_t Operands; ///< parsed: operand count + 1; else 0
+    bool operator==(const ClassKey &O) const {
+      return Operands == O.Operands && Head == O.Head;
+    }
+  };
+  struct ClassKeyHash {
+    size_t operator()(const ClassKey &K) const {
+      return std::hash<std::string_view>()(K.Head) ^ (size_t(K.Operands) * 0x9E3779B9u);
+    }
+  };
+  std::unordered_map<ClassKey, AsyncOp, ClassKeyHash> Map;
+};
+
 /// Functions of a module by name: true when defined with a body here.
 using CalleeMap = std::unordered_map<std::string_view, bool>;
 CalleeMap buildCalleeMap(const Module &M);
@@ -214,8 +284,10 @@ CalleeMap buildCalleeMap(const Module &M);
 class FlowFunction {
 public:
   /// Callees: from buildCalleeMap(M); when null, it is built here (tests).
+  /// Classes: shared by the functions one thread analyses; when null, the
+  /// function keeps its own.
   FlowFunction(const Module &M, const SymbolTable &ST, uint32_t FunctionIndex,
-               const CalleeMap *Callees = nullptr);
+               const CalleeMap *Callees = nullptr, ClassCache *Classes = nullptr);
 
   FlowFunction(const FlowFunction &) = delete;
   FlowFunction &operator=(const FlowFunction &) = delete;
@@ -247,6 +319,11 @@ public:
   /// of its own barrier with "mapa; mbarrier.arrive.shared::cluster", in
   /// inline-asm scopes that all name the register remAddr32.
   AddrKey localBarrier(uint32_t K) const;
+  /// The form of operand O of instruction At (an address: its base and
+  /// offset); std::nullopt when absent. A register defined several times
+  /// is read at its definition in At's block before At, if any (inline-asm
+  /// scopes reuse names such as remAddr32), else as all its definitions.
+  std::optional<Form> form(const Opnd *O, uint32_t At) const;
   /// Constant value of an immediate or of a register holding a constant.
   std::optional<int64_t> constant(const Opnd *O) const;
   /// Whether the function has a statement of this kind at all.
@@ -291,6 +368,8 @@ public:
 private:
   void build();
   void decode(FlowInst &I, const Statement &S);
+  /// A parsed operand as the rules see it.
+  Opnd fromAst(const Operand &A) const;
   /// Appends I's operands to Pool and points I.Ops at them.
   void decodeOperands(const FlowInst &I, const Statement &S,
                       std::vector<Opnd> &Pool) const;
@@ -314,19 +393,30 @@ private:
   AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
   Val evalDef(const FlowInst &I, int32_t Reg) const;
+  /// The value part of evalDef().
+  Val evalValue(const FlowInst &I, int32_t Reg) const;
+  /// The form of what I computes from the forms of its operands (OpForm:
+  /// nullopt while an operand's value is not known yet); nullopt then too.
+  template <typename OpFormFn>
+  std::optional<Form> formOfDef(const FlowInst &I, OpFormFn OpForm) const;
+  /// form() at depth Depth of a chain of local definitions.
+  Form formAt(const Opnd &O, uint32_t At, unsigned Depth) const;
+  Form regForm(int32_t Reg, uint32_t At, unsigned Depth) const;
 
   mutable NameTable BaseIndex;
   NameTable RegIndex;
   std::vector<Opnd> OpPool; ///< every decoded operand
   /// Points each instruction's Ops into OpPool (after it grew).
   void fixOps();
-  /// The last classification (consecutive instructions repeat heads).
-  struct {
-    bool Valid = false, Parsed = false;
-    std::string_view Key;
-    std::vector<std::string_view> Mods;
-    AsyncOp Op;
-  } LastClass;
+  /// The classification of Head (P: the parsed instruction, if any), from
+  /// the ClassCache.
+  const AsyncOp &classifyMemo(std::string_view Head, const Instruction *P);
+  ClassCache OwnClasses;
+  ClassCache *Classes = nullptr;
+  /// Whether a name not starting with '%' is a .reg symbol (a lookup in the
+  /// symbol table per operand otherwise): 1 yes, 0 no.
+  bool isRegName(std::string_view Name) const;
+  mutable NameTable RegNameMemo;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;
   // Register values are computed on demand (demand()), hence mutable.
@@ -338,6 +428,7 @@ private:
   std::vector<uint32_t> DefStart, DefOf; ///< defs of R: DefOf[DefStart[R]..DefStart[R+1])
   mutable std::vector<char> InSlice;     ///< per register: evaluated
   mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
+  mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value

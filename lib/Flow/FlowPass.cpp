@@ -167,8 +167,9 @@ bool hasNeeded(const FlowFunction &FF, const FlowRuleEntry &R) {
 }
 
 /// Decodes function K and runs the flow rules that can report in it.
-void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees) {
-  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees);
+void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees,
+             ClassCache &Classes) {
+  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees, &Classes);
   FlowRuleContext C(Ctx, FF);
   for (const FlowRuleEntry &R : flowRules())
     if ((!R.NeedsCfg || FF.Analyzable) && hasNeeded(FF, R))
@@ -193,7 +194,7 @@ public:
         unsigned(std::min<size_t>(Ctx.Options.threadCount(), Work.size()));
     if (Threads <= 1) {
       for (uint32_t K : Work)
-        analyse(Ctx, K, *Callees);
+        analyse(Ctx, K, *Callees, Classes);
       return;
     }
     // Functions are independent: each worker takes the next one and keeps
@@ -205,10 +206,11 @@ public:
     std::vector<DiagnosticEngine> Found(Work.size());
     std::atomic<size_t> Next{0};
     auto Worker = [&] {
+      ClassCache Cache; // one per thread
       for (size_t X; (X = Next.fetch_add(1)) < Work.size();) {
         LintContext Local{Ctx.Buffer, Ctx.M,        Ctx.Symbols,
                           Ctx.Options, Ctx.Settings, Found[X]};
-        analyse(Local, Work[X], *Callees);
+        analyse(Local, Work[X], *Callees, Cache);
       }
     };
     std::vector<std::thread> Pool;
@@ -224,6 +226,7 @@ public:
 
 private:
   std::optional<CalleeMap> Callees; ///< built at the first function analysed
+  ClassCache Classes; ///< of the module's heads, when one thread analyses
 };
 
 } // namespace
