@@ -7,10 +7,11 @@
 // reading it, wait on the "full" barrier the load signals; after reading,
 // release the slot on the "empty" barrier the producer waits for.
 //
-// Barriers are told apart by their address as an affine form (base symbol
-// + constant + stride * opaque stage terms): CUTLASS and FA3 keep FULL[s]
-// and EMPTY[s] in one dynamic shared array at smem + 8*s and smem + C + 8*s,
-// and the producer's and the consumer's stage registers differ. A pair
+// Barriers are told apart by the form of their address (FlowFunction's
+// value model: base symbol + constant + stride * unknown stage terms):
+// CUTLASS and FA3 keep FULL[s] and EMPTY[s] in one dynamic shared array at
+// smem + 8*s and smem + C + 8*s, and the producer's and the consumer's
+// stage registers differ. A pair
 // (empty E, full F) is bound where a wait on E is followed, before the next
 // wait, by a copy (or expect_tx) on F: the producer's acquire.
 //
@@ -40,184 +41,24 @@ namespace ptxlint {
 namespace flow {
 namespace {
 
-/// base + C + G * (an opaque value): the shape of an address, not its
-/// value (G: the gcd of the strides of the opaque terms, 0 if none). Two
-/// barriers of one shape are one barrier array's element class (FULL[stage]
-/// of any stage register, however the offset is spelled).
-struct Affine {
-  bool Ok = false;
-  std::string_view Base; ///< symbol; empty: none
-  int64_t C = 0;
-  int64_t G = 0;
-  bool operator==(const Affine &O) const {
-    return Ok && O.Ok && Base == O.Base && C == O.C && G == O.G;
-  }
-};
+/// Barrier addresses are told apart by their form (FlowFunction::form():
+/// base + C + G * t): one form is one barrier array's element class.
+using Shape = std::optional<Form>;
 
-int64_t gcd(int64_t A, int64_t B) {
-  A = A < 0 ? -A : A;
-  B = B < 0 ? -B : B;
-  while (B) {
-    int64_t T = A % B;
-    A = B;
-    B = T;
-  }
-  return A;
-}
-
-Affine opaque() {
-  Affine A;
-  A.Ok = true;
-  A.G = 1;
-  return A;
-}
-
-/// A + B, or A - B: a difference of opaque terms (x - 6*(x/6), a modulo)
-/// is a fresh opaque value.
-Affine sum(const Affine &A, const Affine &B, bool Sub) {
-  if (!A.Ok || !B.Ok || (!A.Base.empty() && !B.Base.empty()) ||
-      (Sub && (!B.Base.empty() || (A.G && B.G))))
-    return opaque();
-  Affine R;
-  R.Ok = true;
-  R.Base = A.Base.empty() ? B.Base : A.Base;
-  R.C = Sub ? A.C - B.C : A.C + B.C;
-  R.G = gcd(A.G, B.G);
-  return R;
-}
-
-Affine scale(const Affine &A, int64_t F) {
-  if (!A.Ok || !A.Base.empty())
-    return opaque();
-  Affine R = A;
-  R.C *= F;
-  R.G = gcd(R.G * F, 0);
-  return R;
-}
+bool sameShape(const Shape &A, const Form &B) { return A && *A == B; }
 
 /// Whether A is Class or one of its elements at a constant stage (a peeled
 /// first iteration waits on FULL[0] as smem + 0): the stage below 64.
-bool mayBeElement(const Affine &A, const Affine &Class) {
-  if (A == Class)
-    return true;
-  if (!A.Ok || !Class.Ok || A.G != 0 || Class.G == 0 || A.Base != Class.Base)
+bool mayBeElement(const Shape &A, const Form &Class) {
+  if (!A)
     return false;
-  int64_t D = A.C - Class.C;
+  if (*A == Class)
+    return true;
+  if (A->G != 0 || Class.G == 0 || A->Base != Class.Base)
+    return false;
+  int64_t D = A->C - Class.C;
   return D >= 0 && D % Class.G == 0 && D / Class.G < 64;
 }
-
-/// Evaluates registers to affine forms: single definitions through
-/// mov/cvt/cvta/add/sub/shl/mul/mad/mapa; a register defined several
-/// times is an opaque term (a loop's stage), unless read right after its
-/// definition in the same block (inline-asm scopes reuse names such as
-/// remAddr32).
-class AffineEval {
-public:
-  explicit AffineEval(const FlowFunction &FF) : FF(FF) {}
-
-  /// The form of the address operand O of instruction At.
-  Affine address(const Opnd *O, uint32_t At) {
-    if (!O)
-      return {};
-    if (O->K == Opnd::Addr) {
-      Affine B;
-      B.Ok = true;
-      if (O->Name.empty())
-        ;
-      else if (O->BaseIsReg)
-        B = reg(O->Name, At, 0);
-      else
-        B.Base = O->Name;
-      Affine Off;
-      Off.Ok = true;
-      Off.C = O->Value;
-      return sum(B, Off, false);
-    }
-    return value(*O, At, 0);
-  }
-
-private:
-  Affine value(const Opnd &O, uint32_t At, unsigned Depth) {
-    switch (O.K) {
-    case Opnd::Imm:
-      if (O.HasValue) {
-        Affine A;
-        A.Ok = true;
-        A.C = O.Value;
-        return A;
-      }
-      return opaque();
-    case Opnd::Sym: {
-      Affine A;
-      A.Ok = true;
-      A.Base = O.Name;
-      return A;
-    }
-    case Opnd::Reg:
-      return O.Negated ? opaque() : reg(O.Name, At, Depth);
-    default:
-      return opaque();
-    }
-  }
-  Affine reg(std::string_view Name, uint32_t At, unsigned Depth) {
-    int32_t R = FF.regId(Name);
-    if (R < 0 || Depth > 16)
-      return opaque();
-    if (FF.defCount(R) == 1) {
-      auto It = Memo.find(R);
-      if (It != Memo.end())
-        return It->second;
-      Affine A = def(FF.defInst(R, 0), Depth);
-      Memo.emplace(R, A);
-      return A;
-    }
-    int64_t D = FF.lastDefBefore(R, At);
-    if (D >= 0 && FF.blockOf(uint32_t(D)) == FF.blockOf(At))
-      return def(uint32_t(D), Depth);
-    return opaque();
-  }
-  Affine def(uint32_t K, unsigned Depth) {
-    const FlowInst &I = FF.Insts[K];
-    std::string_view Op = opWord(I.Head);
-    auto V = [&](int8_t X) -> Affine {
-      const Opnd *O = FF.operand(I, X);
-      return O ? value(*O, K, Depth + 1) : opaque();
-    };
-    auto Imm = [&](int8_t X) -> std::optional<int64_t> {
-      const Opnd *O = FF.operand(I, X);
-      if (O && O->K == Opnd::Imm && O->HasValue)
-        return O->Value;
-      return std::nullopt;
-    };
-    if (Op == "mov" || Op == "cvt" || Op == "cvta" || Op == "mapa")
-      return FF.operand(I, 2) && Op != "mapa" ? opaque() : V(1);
-    if (Op == "add" || Op == "sub")
-      return sum(V(1), V(2), Op == "sub");
-    if (Op == "shl") {
-      auto S = Imm(2);
-      return S && *S >= 0 && *S < 32 ? scale(V(1), int64_t(1) << *S) : opaque();
-    }
-    if (Op == "and") {
-      // A shared::cluster address with its CTA-rank bit masked (2-SM TMA
-      // loads signal the leader CTA's barrier: bar & 0xFEFFFFF8, the low
-      // bits of an 8-byte barrier being 0) keeps its shape.
-      auto M = Imm(2);
-      return M && ((*M | 7) & 0xFFFFFF) == 0xFFFFFF ? V(1) : opaque();
-    }
-    if (Op == "mul") {
-      auto F = Imm(2);
-      return F ? scale(V(1), *F) : opaque();
-    }
-    if (Op == "mad") {
-      auto F = Imm(2);
-      return F ? sum(scale(V(1), *F), V(3), false) : opaque();
-    }
-    return opaque();
-  }
-
-  const FlowFunction &FF;
-  std::unordered_map<int32_t, Affine> Memo;
-};
 
 /// An instruction that fills shared memory asynchronously and signals an
 /// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
@@ -266,8 +107,8 @@ struct AcqState {
 /// of a barrier of class
 /// Full that no later mbarrier operation uses, the wait that should use it
 /// is missing: notes at that computation and at the instruction after it.
-void noteUnusedBarrierAddress(const FlowFunction &FF, AffineEval &Eval,
-                              uint32_t Rd, const Affine &Full, FlowDiag &D) {
+void noteUnusedBarrierAddress(const FlowFunction &FF, uint32_t Rd,
+                              const Form &Full, FlowDiag &D) {
   uint32_t B = FF.blockOf(Rd);
   for (uint32_t J = Rd; J-- > 0 && J + 4096 > Rd;) {
     if (J < FF.Blocks[B].Begin) {
@@ -282,7 +123,7 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, AffineEval &Eval,
       --B;
     }
     const Opnd *Dst = FF.operand(FF.Insts[J], 0);
-    if (!Dst || Dst->K != Opnd::Reg || !(Eval.address(Dst, J + 1) == Full))
+    if (!Dst || Dst->K != Opnd::Reg || !sameShape(FF.form(Dst, J + 1), Full))
       continue;
     for (uint32_t X : FF.RoleInsts) {
       const FlowInst &I = FF.Insts[X];
@@ -310,40 +151,39 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     HasFill |= fillsOnBarrier(FF.Insts[K]);
   if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
-  AffineEval Eval(FF);
-  std::unordered_map<uint32_t, Affine> BarrierMemo; // asked once per window
-  auto BarrierOf = [&](uint32_t K) -> const Affine & {
+  std::unordered_map<uint32_t, Shape> BarrierMemo; // asked once per window
+  auto BarrierOf = [&](uint32_t K) -> const Shape & {
     auto It = BarrierMemo.find(K);
     if (It != BarrierMemo.end())
       return It->second;
     const FlowInst &I = FF.Insts[K];
-    return BarrierMemo.emplace(K, Eval.address(FF.operand(I, I.Op.MbarOp), K))
+    return BarrierMemo.emplace(K, FF.form(FF.operand(I, I.Op.MbarOp), K))
         .first->second;
   };
   // The full-barrier classes: what fills signal.
-  std::vector<Affine> Full;
+  std::vector<Form> Full;
   std::vector<uint32_t> FirstFill;
-  auto ClassOf = [&](const Affine &A) -> int {
+  auto ClassOf = [&](const Shape &A) -> int {
     for (size_t X = 0; X < Full.size(); ++X)
-      if (Full[X] == A)
+      if (sameShape(A, Full[X]))
         return int(X);
     return -1;
   };
   for (uint32_t K : FF.RoleInsts) {
     if (!fillsOnBarrier(FF.Insts[K]))
       continue;
-    const Affine &A = BarrierOf(K);
-    if (!A.Ok || ClassOf(A) >= 0)
+    const Shape &A = BarrierOf(K);
+    if (!A || ClassOf(A) >= 0)
       continue;
     if (Full.size() == MaxClasses)
       return; // too many to tell apart: silent
-    Full.push_back(A);
+    Full.push_back(*A);
     FirstFill.push_back(K);
   }
   // Producer acquires: a wait on E, then (before the next wait) a fill or
   // an expect_tx on full class F binds the release of E to F.
   struct Pair {
-    Affine Empty;
+    Form Empty;
     uint64_t FullMask;
   };
   std::vector<Pair> Pairs;
@@ -351,8 +191,8 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (size_t X = 0; X < RI.size(); ++X) {
     if (FF.Insts[RI[X]].Op.Kind != OpKind::MbarWait)
       continue;
-    const Affine &E = BarrierOf(RI[X]);
-    if (!E.Ok || ClassOf(E) >= 0)
+    const Shape &E = BarrierOf(RI[X]);
+    if (!E || ClassOf(E) >= 0)
       continue; // a full barrier is not also an empty one
     // The producer refills the slot it acquired first: EMPTY[s] pairs with
     // the first full class filled after the wait, preferring one of the
@@ -370,7 +210,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
           continue;
         if (First < 0)
           First = F;
-        if (FirstSame < 0 && Full[size_t(F)].G == E.G)
+        if (FirstSame < 0 && Full[size_t(F)].G == E->G)
           FirstSame = F;
       }
     }
@@ -379,9 +219,9 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       continue;
     uint64_t Mask = uint64_t(1) << Pick;
     auto It = std::find_if(Pairs.begin(), Pairs.end(),
-                           [&](const Pair &P) { return P.Empty == E; });
+                           [&](const Pair &P) { return P.Empty == *E; });
     if (It == Pairs.end())
-      Pairs.push_back({E, Mask});
+      Pairs.push_back({*E, Mask});
     else
       It->FullMask |= Mask;
   }
@@ -429,7 +269,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
-      Affine A = BarrierOf(K);
+      const Shape &A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
         if (mayBeElement(A, Full[F]))
           At(K).Acquires |= uint64_t(1) << F;
@@ -437,9 +277,9 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     }
     case OpKind::MbarArrive:
     case OpKind::MmaCommitArrive: {
-      Affine E = BarrierOf(K);
+      const Shape &E = BarrierOf(K);
       for (const Pair &P : Pairs)
-        if (P.Empty == E)
+        if (sameShape(E, P.Empty))
           At(K).Releases |= P.FullMask;
       break;
     }
@@ -625,7 +465,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       D.note(FF.Insts[FirstFill[F]].Range,
              "this copy fills shared memory and signals that mbarrier; its "
              "consumer must wait on it before reading");
-      noteUnusedBarrierAddress(FF, Eval, K, Full[F], D);
+      noteUnusedBarrierAddress(FF, K, Full[F], D);
     }
   }
 }

@@ -898,9 +898,12 @@ static Val joinVal(const Val &A, const Val &B) {
     return B;
   if (B.K == Val::Undef || A == B)
     return A;
-  if (A.K == Val::Ptr && B.K == Val::Ptr && A.Base == B.Base)
-    return Val{Val::Ptr, A.Base, false, 0};
-  return Val{Val::Unknown, -1, false, 0};
+  Val R = A.sameValue(B) ? A
+          : A.K == Val::Ptr && B.K == Val::Ptr && A.Base == B.Base
+              ? Val{Val::Ptr, A.Base, false, 0}
+              : Val{Val::Unknown, -1, false, 0};
+  R.F = A.F == B.F ? A.F : Form();
+  return R;
 }
 
 int32_t FlowFunction::regIdOf(const Opnd &O) const {
@@ -912,7 +915,7 @@ int32_t FlowFunction::regIdOf(const Opnd &O) const {
 Val FlowFunction::operandVal(const Opnd &O) const {
   switch (O.K) {
   case Opnd::Imm:
-    return O.HasValue ? Val{Val::Const, -1, true, O.Value}
+    return O.HasValue ? Val{Val::Const, -1, true, O.Value, Form::constant(O.Value)}
                       : Val{Val::Unknown, -1, false, 0};
   case Opnd::Reg: {
     if (O.Negated)
@@ -928,14 +931,18 @@ Val FlowFunction::operandVal(const Opnd &O) const {
   case Opnd::Sym:
     if (O.ValBase < 0)
       O.ValBase = baseFor(O.Name, false);
-    return Val{Val::Ptr, O.ValBase, true, 0};
+    return Val{Val::Ptr, O.ValBase, true, 0, Form::symbol(O.ValBase)};
   default:
     return Val{Val::Unknown, -1, false, 0};
   }
 }
 
 namespace {
-enum ValOpKind : uint8_t { VNone, VMov, VCvta, VCvt, VAdd, VSub, VBit, VMad, VLd };
+// VMov..VMapa compute their result from their operands (computesValue());
+// VShl, VMul and VMapa only its form.
+enum ValOpKind : uint8_t {
+  VNone, VMov, VCvta, VCvt, VAdd, VSub, VBit, VMad, VShl, VMul, VMapa, VLd
+};
 uint8_t valOpOf(const FlowInst &I) {
   if (I.ValOp == 0xff) {
     std::string_view Op = opWord(I.Head);
@@ -946,6 +953,9 @@ uint8_t valOpOf(const FlowInst &I) {
               : Op == "sub"  ? VSub
               : Op == "and" || Op == "or" || Op == "xor" ? VBit
               : Op == "mad"  ? VMad
+              : Op == "shl"  ? VShl
+              : Op == "mul"  ? VMul
+              : Op == "mapa" ? VMapa
               : Op == "ld"   ? VLd
                              : VNone;
   }
@@ -966,10 +976,92 @@ const Opnd *FlowFunction::operand(const FlowInst &I, int8_t K) const {
 
 bool FlowFunction::computesValue(const FlowInst &I) {
   uint8_t V = valOpOf(I);
-  return V >= VMov && V <= VMad;
+  return V >= VMov && V <= VMapa;
+}
+
+template <typename OpFormFn>
+std::optional<Form> FlowFunction::formOfDef(const FlowInst &I,
+                                            OpFormFn OpForm) const {
+  const size_t N = I.Ops.size();
+  auto Imm = [&](size_t X) -> std::optional<int64_t> {
+    if (X < N && I.Ops[X].K == Opnd::Imm && I.Ops[X].HasValue)
+      return I.Ops[X].Value;
+    return std::nullopt;
+  };
+  auto F = [&](size_t X) -> std::optional<Form> {
+    return X < N ? OpForm(I.Ops[X]) : Form();
+  };
+  std::optional<Form> A, B;
+  switch (valOpOf(I)) {
+  case VMov:
+  case VCvta:
+  case VCvt:
+    return N == 2 ? F(1) : Form();
+  case VMapa: // the same offset in another CTA's window: the same form
+    return F(1);
+  case VAdd:
+  case VSub:
+    if (!(A = F(1)) || !(B = F(2)))
+      return std::nullopt;
+    return Form::sum(*A, *B, valOpOf(I) == VSub);
+  case VShl: {
+    auto S = Imm(2);
+    if (!S || *S < 0 || *S >= 32)
+      return Form();
+    A = F(1);
+    return A ? std::optional<Form>(Form::scale(*A, int64_t(1) << *S)) : A;
+  }
+  case VMul: {
+    auto M = Imm(2);
+    if (!M)
+      return Form();
+    A = F(1);
+    return A ? std::optional<Form>(Form::scale(*A, *M)) : A;
+  }
+  case VMad: {
+    auto M = Imm(2);
+    if (!M)
+      return Form();
+    if (!(A = F(1)) || !(B = F(3)))
+      return std::nullopt;
+    return Form::sum(Form::scale(*A, *M), *B, false);
+  }
+  case VBit: {
+    // A shared::cluster address with its CTA-rank bit masked (2-SM TMA
+    // loads signal the leader CTA's barrier: bar & 0xFEFFFFF8, the low
+    // bits of an 8-byte barrier being 0) keeps its form.
+    auto M = Imm(2);
+    if (opWord(I.Head) != "and" || !M || ((*M | 7) & 0xFFFFFF) != 0xFFFFFF)
+      return Form();
+    return F(1);
+  }
+  default:
+    return Form();
+  }
 }
 
 Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
+  Val V = evalValue(I, Reg);
+  // A register defined several times (a loop's stage) is an unknown term
+  // of its readers' forms (form() reads a definition in the same block).
+  // The others' forms are final once their operands' are known.
+  if (V.K == Val::Undef)
+    return V;
+  if (RegDefs[size_t(Reg)] > 1) {
+    V.F = Form();
+    return V;
+  }
+  std::optional<Form> F = formOfDef(I, [&](const Opnd &O) -> std::optional<Form> {
+    Val X = operandVal(O);
+    return X.K == Val::Undef ? std::nullopt : std::optional<Form>(X.F);
+  });
+  if (!F)
+    return Val{}; // an operand's form is not known yet
+  V.F = *F;
+  return V;
+}
+
+Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   const Val Unknown{Val::Unknown, -1, false, 0};
   Val Self = Unknown;
   if (RegDefs[size_t(Reg)] == 1) {
@@ -1252,6 +1344,43 @@ AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
   K.OffKnown = V.OffKnown;
   K.Off = V.Off + O->Value;
   return K;
+}
+
+std::optional<Form> FlowFunction::form(const Opnd *O, uint32_t At) const {
+  if (!O)
+    return std::nullopt;
+  return formAt(*O, At, 0);
+}
+
+Form FlowFunction::formAt(const Opnd &O, uint32_t At, unsigned Depth) const {
+  if (O.K == Opnd::Addr) {
+    Form Base = O.Name.empty() ? Form::constant(0)
+                : O.BaseIsReg  ? regForm(regIdOf(O), At, Depth)
+                               : Form::symbol(baseFor(O.Name, false));
+    return Form::sum(Base, Form::constant(O.Value), false);
+  }
+  if (O.K == Opnd::Reg && !O.Negated)
+    return regForm(regIdOf(O), At, Depth);
+  return operandVal(O).F; // an immediate, a symbol: never Undef
+}
+
+Form FlowFunction::regForm(int32_t Id, uint32_t At, unsigned Depth) const {
+  if (Id < 0 || !ValuesValid)
+    return Form();
+  if (defCount(Id) > 1) {
+    int64_t D = lastDefBefore(Id, At);
+    if (D < 0 || blockOf(uint32_t(D)) != blockOf(At) || Depth >= 16)
+      return Form();
+    const FlowInst &Def = Insts[size_t(D)];
+    ensureDecoded(Def);
+    return formOfDef(Def, [&](const Opnd &X) -> std::optional<Form> {
+             return formAt(X, uint32_t(D), Depth + 1);
+           })
+        .value_or(Form());
+  }
+  demand(Id);
+  const Val &V = RegVals[size_t(Id)];
+  return V.K == Val::Undef ? Form() : V.F;
 }
 
 AddrKey FlowFunction::pointerIn(const Opnd *O) const {

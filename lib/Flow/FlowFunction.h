@@ -108,15 +108,54 @@ struct Block {
   std::vector<uint32_t> Events;
 };
 
-/// An abstract register value.
+/// The form of a value, not the value: Base + C + G * t for an integer t
+/// the model does not know (G: the gcd of the strides of such terms; 0:
+/// none, the value is Base + C). Two barrier addresses of one form are one
+/// barrier array's element class (FULL[stage] of any stage register, however
+/// the offset is spelled): CUTLASS and FA3 keep FULL[s] and EMPTY[s] at
+/// smem + 8*s and smem + C + 8*s, and the producer's and the consumer's
+/// stage registers differ. C is the constant as written, not reduced
+/// modulo G (that would merge FULL and EMPTY).
+struct Form {
+  int32_t Base = -1; ///< a symbol's base id; -1: none
+  int32_t G = 1;     ///< the default: an opaque value
+  int64_t C = 0;
+  static Form constant(int64_t C) {
+    Form F;
+    F.G = 0;
+    F.C = C;
+    return F;
+  }
+  static Form symbol(int32_t Base) {
+    Form F = constant(0);
+    F.Base = Base;
+    return F;
+  }
+  bool operator==(const Form &O) const {
+    return Base == O.Base && G == O.G && C == O.C;
+  }
+  /// A + B, or A - B: a difference of unknown terms (x - 6*(x/6), a
+  /// modulo) is a fresh unknown value.
+  static Form sum(const Form &A, const Form &B, bool Sub);
+  /// A * F (a constant).
+  static Form scale(const Form &A, int64_t F);
+};
+
+/// An abstract register value, and its form (flow-insensitive, like the
+/// value: a register whose definitions give different forms has none).
 struct Val {
   enum Kind : uint8_t { Undef, Const, Ptr, Unknown } K = Undef;
   int32_t Base = -1;     ///< Ptr: base id
   bool OffKnown = false; ///< Ptr: Off valid
   int64_t Off = 0;       ///< Ptr offset / Const value
-  bool operator==(const Val &O) const {
+  Form F;                ///< not Undef: the form
+  Val() = default;
+  Val(Kind K, int32_t Base, bool OffKnown, int64_t Off, Form F = Form())
+      : K(K), Base(Base), OffKnown(OffKnown), Off(Off), F(F) {}
+  bool sameValue(const Val &O) const {
     return K == O.K && Base == O.Base && OffKnown == O.OffKnown && Off == O.Off;
   }
+  bool operator==(const Val &O) const { return sameValue(O) && F == O.F; }
   bool operator!=(const Val &O) const { return !(*this == O); }
 };
 
@@ -280,6 +319,11 @@ public:
   /// of its own barrier with "mapa; mbarrier.arrive.shared::cluster", in
   /// inline-asm scopes that all name the register remAddr32.
   AddrKey localBarrier(uint32_t K) const;
+  /// The form of operand O of instruction At (an address: its base and
+  /// offset); std::nullopt when absent. A register defined several times
+  /// is read at its definition in At's block before At, if any (inline-asm
+  /// scopes reuse names such as remAddr32), else as all its definitions.
+  std::optional<Form> form(const Opnd *O, uint32_t At) const;
   /// Constant value of an immediate or of a register holding a constant.
   std::optional<int64_t> constant(const Opnd *O) const;
   /// Whether the function has a statement of this kind at all.
@@ -349,6 +393,15 @@ private:
   AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
   Val evalDef(const FlowInst &I, int32_t Reg) const;
+  /// The value part of evalDef().
+  Val evalValue(const FlowInst &I, int32_t Reg) const;
+  /// The form of what I computes from the forms of its operands (OpForm:
+  /// nullopt while an operand's value is not known yet); nullopt then too.
+  template <typename OpFormFn>
+  std::optional<Form> formOfDef(const FlowInst &I, OpFormFn OpForm) const;
+  /// form() at depth Depth of a chain of local definitions.
+  Form formAt(const Opnd &O, uint32_t At, unsigned Depth) const;
+  Form regForm(int32_t Reg, uint32_t At, unsigned Depth) const;
 
   mutable NameTable BaseIndex;
   NameTable RegIndex;

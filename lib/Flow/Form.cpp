@@ -1,0 +1,50 @@
+//===- Form.cpp - Arithmetic on value forms (base + C + G * t) -------------===//
+
+#include "Flow/FlowFunction.h"
+
+#include <cstdint>
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+int64_t gcd(int64_t A, int64_t B) {
+  A = A < 0 ? -A : A;
+  B = B < 0 ? -B : B;
+  while (B) {
+    int64_t T = A % B;
+    A = B;
+    B = T;
+  }
+  return A;
+}
+
+/// G as stored: a stride too large to keep is coarsened to 1 (any value).
+int32_t storedStride(int64_t G) { return G > INT32_MAX ? 1 : int32_t(G); }
+
+} // namespace
+
+Form Form::sum(const Form &A, const Form &B, bool Sub) {
+  if ((A.Base >= 0 && B.Base >= 0) || (Sub && (B.Base >= 0 || (A.G && B.G))))
+    return Form();
+  Form R;
+  R.Base = A.Base >= 0 ? A.Base : B.Base;
+  if (Sub ? __builtin_sub_overflow(A.C, B.C, &R.C)
+          : __builtin_add_overflow(A.C, B.C, &R.C))
+    return Form();
+  R.G = storedStride(gcd(A.G, B.G));
+  return R;
+}
+
+Form Form::scale(const Form &A, int64_t F) {
+  Form R;
+  int64_t G;
+  if (A.Base >= 0 || __builtin_mul_overflow(A.C, F, &R.C) ||
+      __builtin_mul_overflow(int64_t(A.G), F, &G))
+    return Form();
+  R.G = storedStride(gcd(G, 0));
+  return R;
+}
+
+} // namespace flow
+} // namespace ptxlint
