@@ -90,6 +90,21 @@ struct Instruction {
         return true;
     return false;
   }
+  /// Whether the opcode and modifiers are exactly the text Head, written
+  /// contiguously (no space or comment between words): then the head alone
+  /// determines them, and caches keyed by head text may serve this one.
+  bool spelledBy(std::string_view Head) const {
+    const char *P = Opcode.data();
+    if (P != Head.data())
+      return false;
+    P += Opcode.size();
+    for (const Modifier &X : Modifiers) {
+      if (X.Text.data() != P)
+        return false;
+      P += X.Text.size();
+    }
+    return P == Head.data() + Head.size();
+  }
 };
 
 enum class StatementKind : uint8_t {

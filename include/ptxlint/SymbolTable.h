@@ -23,8 +23,10 @@ public:
   const Symbol *lookup(std::string_view Name, int32_t Function) const;
 
 private:
-  const Symbol *lookupExact(std::string_view Name, int32_t Function) const;
-  const Symbol *find(std::string_view Name, int32_t Function) const;
+  /// Hash: hash(Name), computed once per lookup().
+  const Symbol *lookupExact(std::string_view Name, uint32_t Hash,
+                            int32_t Function) const;
+  const Symbol *find(std::string_view Name, uint32_t Hash, int32_t Function) const;
   static uint32_t hash(std::string_view Name);
   const Module &M;
   struct Scope {

@@ -49,12 +49,13 @@ SymbolTable::SymbolTable(const Module &M) : M(M) {
   }
 }
 
-const Symbol *SymbolTable::find(std::string_view Name, int32_t Function) const {
+const Symbol *SymbolTable::find(std::string_view Name, uint32_t Hash,
+                                int32_t Function) const {
   size_t X = size_t(int64_t(Function) + 1);
   if (X >= Scopes.size() || !Scopes[X].Size)
     return nullptr;
   const Scope &Sc = Scopes[X];
-  for (uint32_t P = hash(Name) & Sc.Mask;; P = (P + 1) & Sc.Mask) {
+  for (uint32_t P = Hash & Sc.Mask;; P = (P + 1) & Sc.Mask) {
     uint32_t Slot = Slots[Sc.Offset + P];
     if (!Slot)
       return nullptr;
@@ -64,23 +65,29 @@ const Symbol *SymbolTable::find(std::string_view Name, int32_t Function) const {
   }
 }
 
-const Symbol *SymbolTable::lookupExact(std::string_view Name,
+const Symbol *SymbolTable::lookupExact(std::string_view Name, uint32_t Hash,
                                        int32_t Function) const {
-  if (const Symbol *S = find(Name, Function))
+  if (const Symbol *S = find(Name, Hash, Function))
     return S;
-  return Function >= 0 ? find(Name, -1) : nullptr;
+  return Function >= 0 ? find(Name, Hash, -1) : nullptr;
 }
 
 const Symbol *SymbolTable::lookup(std::string_view Name, int32_t Function) const {
-  if (const Symbol *S = lookupExact(Name, Function))
-    return S;
-  // "%r17" -> "%r" declared as %r<N> with 17 < N.
+  // "%r17" -> "%r" declared as %r<N> with 17 < N. One pass hashes both the
+  // name and its non-digit prefix (FNV-1a extends a prefix's hash): every
+  // register operand ends in digits and misses its exact lookup.
   size_t E = Name.size();
   while (E > 0 && Name[E - 1] >= '0' && Name[E - 1] <= '9')
     --E;
+  uint32_t PrefixHash = hash(Name.substr(0, E));
+  uint32_t Hash = PrefixHash;
+  for (size_t K = E; K < Name.size(); ++K)
+    Hash = (Hash ^ uint8_t(Name[K])) * 16777619u;
+  if (const Symbol *S = lookupExact(Name, Hash, Function))
+    return S;
   if (E == Name.size() || E == 0)
     return nullptr;
-  const Symbol *S = lookupExact(Name.substr(0, E), Function);
+  const Symbol *S = lookupExact(Name.substr(0, E), PrefixHash, Function);
   if (!S || S->RangeCount == 0)
     return nullptr;
   unsigned long long N = 0;

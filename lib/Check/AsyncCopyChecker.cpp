@@ -12,6 +12,8 @@
 #include "Check/AsyncCopyCheckPass.h"
 #include "Check/CheckContext.h"
 
+#include <unordered_map>
+
 namespace ptxlint {
 namespace check {
 
@@ -142,21 +144,36 @@ public:
       if (S.Kind != StatementKind::Instruction || S.ParsedIndex < 0)
         continue;
       const Instruction &I = Ctx.M.Instructions[size_t(S.ParsedIndex)];
-      checkInstruction(Ctx, I, S.Function);
+      checkInstruction(Ctx, I, S.Function, S.head(Ctx.M.Text));
     }
   }
 
 private:
   void checkInstruction(LintContext &Ctx, const Instruction &I,
-                        int32_t Function) {
+                        int32_t Function, std::string_view Head) {
     if (!spec::hasOpcode(I.Opcode))
       return; // parsed for the flow rules only (ld.shared, bra, ...)
-    Mods.clear(); // one buffer for every instruction: no allocation each
-    for (const Modifier &M : I.Modifiers)
-      Mods.push_back(M.Text);
-    size_t NameWords = 0;
-    const spec::InstructionSpec *Spec =
-        spec::findInstruction(I.Opcode, Mods, NameWords);
+    // The table entry of each distinct head, found once: a module repeats a
+    // few dozen heads thousands of times. (A head is the opcode and the
+    // modifiers as written, so it determines the entry.)
+    bool Cacheable = I.spelledBy(Head);
+    auto Known = Cacheable ? Entries.find(Head) : Entries.end();
+    std::pair<const spec::InstructionSpec *, size_t> Entry;
+    if (Known == Entries.end()) {
+      Mods.clear(); // one buffer for every instruction: no allocation each
+      for (const Modifier &M : I.Modifiers)
+        Mods.push_back(M.Text);
+      size_t Words = 0;
+      const spec::InstructionSpec *Found =
+          spec::findInstruction(I.Opcode, Mods, Words);
+      Entry = {Found, Words};
+      if (Cacheable)
+        Entries.emplace(Head, Entry);
+    } else {
+      Entry = Known->second;
+    }
+    const spec::InstructionSpec *Spec = Entry.first;
+    size_t NameWords = Entry.second;
     if (!Spec) {
       if (I.Opcode == "cp") // every cp.* instruction is in the tables
         reportUnknown(Ctx, I);
@@ -171,6 +188,10 @@ private:
   }
 
   spec::Words Mods;
+  /// Head text (into the module) -> table entry and its name's word count.
+  std::unordered_map<std::string_view,
+                     std::pair<const spec::InstructionSpec *, size_t>>
+      Entries;
 
   static void reportUnknown(LintContext &Ctx, const Instruction &I) {
     SourceRange R = I.OpcodeRange;

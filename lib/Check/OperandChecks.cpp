@@ -156,6 +156,7 @@ static bool layout(InstructionCheck &C,
   size_t N = C.I.Operands.size();
   if (N >= Mandatory && N <= Mandatory + Optional) {
     size_t Extra = N - Mandatory;
+    Slots.reserve(N); // one slot per written operand
     for (const OperandSpec &S : All) {
       bool Take = S.When == Presence::Always ||
                   (S.When == Presence::If && present(C, S)) ||

@@ -99,6 +99,8 @@ static void reportUnknown(InstructionCheck &C, Qualifier &Q) {
 static bool classify(InstructionCheck &C) {
   bool Ok = true;
   std::vector<const Qualifier *> SeenInGroup;
+  SeenInGroup.reserve(C.Quals.size()); // at most one per qualifier
+  C.Spaces.reserve(C.Quals.size());
   for (size_t K = 0; K < C.Quals.size(); ++K) {
     Qualifier &Q = C.Quals[K];
     if (!Q.Group && !spec::isKnownQualifier(Q.Mod->Text) &&

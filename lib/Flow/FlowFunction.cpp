@@ -545,8 +545,11 @@ Opnd FlowFunction::fromAst(const Operand &A) const {
 
 const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
                                           const Instruction *P) {
-  // A parsed instruction's opcode and modifiers are its head's words.
   uint32_t Key = P ? uint32_t(P->Operands.size()) + 1 : 0;
+  if (P && !P->spelledBy(Head)) { // words apart: the head is not the key
+    Uncached = classify(P->Opcode, ModifierList(P->Modifiers), unsigned(P->Operands.size()));
+    return Uncached;
+  }
   if (const AsyncOp *Known = Classes->find(Head, Key))
     return *Known;
   AsyncOp Op;
@@ -1251,8 +1254,11 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
 }
 
 bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
-  std::vector<uint32_t> NewDefs; // indices into Defs
-  std::vector<int32_t> NewRegs;
+  // Reused buffers: demand() evaluates one register at a time, often.
+  std::vector<uint32_t> &NewDefs = EvalDefs; // indices into Defs
+  std::vector<int32_t> &NewRegs = EvalRegs;
+  NewDefs.clear();
+  NewRegs.clear();
   while (!Work.empty()) {
     int32_t R = Work.back();
     Work.pop_back();

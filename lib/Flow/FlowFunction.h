@@ -412,6 +412,7 @@ private:
   /// the ClassCache.
   const AsyncOp &classifyMemo(std::string_view Head, const Instruction *P);
   ClassCache OwnClasses;
+  AsyncOp Uncached; ///< classifyMemo()'s result for a head it cannot key on
   ClassCache *Classes = nullptr;
   /// Whether a name not starting with '%' is a .reg symbol (a lookup in the
   /// symbol table per operand otherwise): 1 yes, 0 no.
@@ -429,6 +430,8 @@ private:
   mutable std::vector<char> InSlice;     ///< per register: evaluated
   mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
   mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
+  mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
+  mutable std::vector<int32_t> EvalRegs;
   mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value

@@ -85,6 +85,8 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
       continue;
     // FlowFunction::build(): Succs[0] is the target, Succs[1] the fall-through.
     Edges[B].resize(2);
+    Edges[B][0].reserve(4); // what most edges hold: one allocation each
+    Edges[B][1].reserve(4);
     lits(P, Pos, !Br.GuardNeg, Pos, 0, Edges[B][0]);
     lits(P, Pos, Br.GuardNeg, Pos, 0, Edges[B][1]);
   }
@@ -132,7 +134,10 @@ uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB,
 }
 
 Lit PathConditions::opaque(int32_t P, bool Want) {
-  uint32_t A = atomFor(KOpaque << 40 | uint32_t(P), 0, {P});
+  uint64_t Key = KOpaque << 40 | uint32_t(P);
+  auto It = AtomIndex.find(std::make_pair(Key, int64_t(0)));
+  // Known atoms are the common case: no register list to build for them.
+  uint32_t A = It != AtomIndex.end() ? It->second : atomFor(Key, 0, {P});
   return Lit(A) << 1 | (Want ? 0u : 1u);
 }
 
