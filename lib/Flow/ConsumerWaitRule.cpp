@@ -47,18 +47,41 @@ using Shape = std::optional<Form>;
 
 bool sameShape(const Shape &A, const Form &B) { return A && *A == B; }
 
-/// Whether A is Class or one of its elements at a constant stage (a peeled
-/// first iteration waits on FULL[0] as smem + 0): the stage below 64.
-bool mayBeElement(const Shape &A, const Form &Class) {
-  if (!A)
-    return false;
-  if (*A == Class)
+/// The barrier arrays of a function (forms with a stride) and their
+/// constant elements (a peeled first iteration waits on FULL[0] as smem +
+/// 0; CUTLASS 49's producer unrolls its epilogue loads, each on a constant
+/// FULL[k], while the consumer waits on FULL[stage]). An array ends where
+/// another array of its base starts (FULL[s] at smem + 8*s ends at EMPTY[0]
+/// at smem + 64), has at most 64 stages, and a stride of 8 bytes (an
+/// mbarrier's size) or 16 (FULL and EMPTY interleaved): a buffer's address
+/// (smem + 2048*s) is not a barrier array.
+class BarrierArrays {
+public:
+  void add(const Shape &A) {
+    if (A && A->G != 0 && std::find(Arrays.begin(), Arrays.end(), *A) == Arrays.end())
+      Arrays.push_back(*A);
+  }
+  /// Whether Elem is one of Array's constant elements.
+  bool isElement(const Form &Elem, const Form &Array) const {
+    if (Elem.G != 0 || (Array.G != 8 && Array.G != 16) || Elem.Base != Array.Base)
+      return false;
+    int64_t D = Elem.C - Array.C;
+    if (D < 0 || D % Array.G != 0 || D / Array.G >= 64)
+      return false;
+    for (const Form &Other : Arrays)
+      if (Other.Base == Array.Base && Other.C > Array.C && Other.C <= Elem.C)
+        return false;
     return true;
-  if (A->G != 0 || Class.G == 0 || A->Base != Class.Base)
-    return false;
-  int64_t D = A->C - Class.C;
-  return D >= 0 && D % Class.G == 0 && D / Class.G < 64;
-}
+  }
+  /// Whether A and B may be one barrier: one form, or an array and one of
+  /// its constant elements.
+  bool mayBeSame(const Shape &A, const Form &B) const {
+    return A && (*A == B || isElement(*A, B) || isElement(B, *A));
+  }
+
+private:
+  std::vector<Form> Arrays;
+};
 
 /// An instruction that fills shared memory asynchronously and signals an
 /// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
@@ -107,8 +130,8 @@ struct AcqState {
 /// of a barrier of class
 /// Full that no later mbarrier operation uses, the wait that should use it
 /// is missing: notes at that computation and at the instruction after it.
-void noteUnusedBarrierAddress(const FlowFunction &FF, uint32_t Rd,
-                              const Form &Full, FlowDiag &D) {
+void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
+                              uint32_t Rd, const Form &Full, FlowDiag &D) {
   uint32_t B = FF.blockOf(Rd);
   for (uint32_t J = Rd; J-- > 0 && J + 4096 > Rd;) {
     if (J < FF.Blocks[B].Begin) {
@@ -123,7 +146,7 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, uint32_t Rd,
       --B;
     }
     const Opnd *Dst = FF.operand(FF.Insts[J], 0);
-    if (!Dst || Dst->K != Opnd::Reg || !sameShape(FF.form(Dst, J + 1), Full))
+    if (!Dst || Dst->K != Opnd::Reg || !Arr.mayBeSame(FF.form(Dst, J + 1), Full))
       continue;
     for (uint32_t X : FF.RoleInsts) {
       const FlowInst &I = FF.Insts[X];
@@ -160,6 +183,10 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     return BarrierMemo.emplace(K, FF.form(FF.operand(I, I.Op.MbarOp), K))
         .first->second;
   };
+  BarrierArrays Arr;
+  for (uint32_t K : FF.RoleInsts)
+    if (FF.Insts[K].Op.MbarOp >= 0)
+      Arr.add(BarrierOf(K));
   // The full-barrier classes: what fills signal.
   std::vector<Form> Full;
   std::vector<uint32_t> FirstFill;
@@ -271,16 +298,24 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     case OpKind::MbarWait: {
       const Shape &A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
-        if (mayBeElement(A, Full[F]))
+        if (Arr.mayBeSame(A, Full[F]))
           At(K).Acquires |= uint64_t(1) << F;
       break;
     }
     case OpKind::MbarArrive:
     case OpKind::MmaCommitArrive: {
+      // A release frees one slot: of its own form's pair, else (a ring
+      // whose acquires the producer unrolled into constant stages) of the
+      // pairs of its elements. (Not of an array a constant barrier may
+      // belong to: 77's TMEM hand-off barriers sit past its rings.)
       const Shape &E = BarrierOf(K);
       for (const Pair &P : Pairs)
         if (sameShape(E, P.Empty))
           At(K).Releases |= P.FullMask;
+      if (!At(K).Releases && E)
+        for (const Pair &P : Pairs)
+          if (Arr.isElement(P.Empty, *E))
+            At(K).Releases |= P.FullMask;
       break;
     }
     case OpKind::Barrier:
@@ -465,7 +500,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       D.note(FF.Insts[FirstFill[F]].Range,
              "this copy fills shared memory and signals that mbarrier; its "
              "consumer must wait on it before reading");
-      noteUnusedBarrierAddress(FF, K, Full[F], D);
+      noteUnusedBarrierAddress(FF, Arr, K, Full[F], D);
     }
   }
 }
