@@ -16,7 +16,7 @@ Inputs are generated into BUILD/bench/ when missing (never committed):
 Real modules (section [5]) are read where present, never made or committed:
   CUTLASS example 77 and the FA3 paged/split forward kernel, as
   ../shared/realkernels/build.sh writes them, under --realkernels
-  (default $PTXLINT_REALKERNELS, else /work/realkernels/ptx).
+  (default $PTXLINT_REALKERNELS: build.sh's OUT_DIR/ptx; unset: skipped).
 Timings are the best of --repeat runs (wall clock, one process each); peak
 memory is the child's maximum resident set size (getrusage via wait4).
 ptxas runs under `ulimit -v 8000000` and a timeout.
@@ -151,7 +151,10 @@ def real_modules(a, ptxlint, ptxas, work, one):
         print("    ptxas not found: section skipped")
         return
     mods = []
-    for label, rel in REAL_MODULES:
+    if not a.realkernels:
+        print("    real modules skipped: --realkernels / $PTXLINT_REALKERNELS not set "
+              "(build.sh's OUT_DIR/ptx)")
+    for label, rel in REAL_MODULES if a.realkernels else []:
         p = os.path.join(a.realkernels, rel)
         if os.path.exists(p):
             mods.append((label, p))
@@ -185,8 +188,7 @@ def main():
     ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--realkernels", default=os.environ.get(
-        "PTXLINT_REALKERNELS", "/work/realkernels/ptx"),
+    ap.add_argument("--realkernels", default=os.environ.get("PTXLINT_REALKERNELS", ""),
                     help="folder of real modules (cutlass/, fa3/) for section [5]")
     ap.add_argument("--only-real", action="store_true",
                     help="run section [5] only")

@@ -74,7 +74,9 @@ import subprocess
 import sys
 import tempfile
 
-DEFAULT_MODULES = "/work/realkernels/ptx"
+# Without inputs: $PTXLINT_REALKERNELS, the folder ../shared/realkernels/build.sh
+# OUT_DIR writes its modules to (OUT_DIR/ptx: cutlass/, fa3/, tk/).
+DEFAULT_MODULES = os.environ.get("PTXLINT_REALKERNELS", "")
 
 KINDS = collections.OrderedDict([
     ("bulk-commit", {"codes": {"F402", "F406"},
@@ -856,7 +858,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n\n", 1)[1])
-    ap.add_argument("inputs", nargs="*", help="PTX files or folders (default: %s)" % DEFAULT_MODULES)
+    ap.add_argument("inputs", nargs="*", help="PTX files or folders (default: $PTXLINT_REALKERNELS)")
     ap.add_argument("--ptxlint", default=None, help="the ptxlint binary (default: build/bin/ptxlint, PATH)")
     ap.add_argument("--kinds", default=",".join(KINDS), help="comma-separated mutant kinds")
     ap.add_argument("--limit", type=int, default=10, help="mutants per kind per module (0: all)")
@@ -876,6 +878,10 @@ def main():
         args.ptxlint = here if os.path.exists(here) else shutil.which("ptxlint")
     if not args.ptxlint or not os.path.exists(args.ptxlint):
         ap.error("ptxlint not found (--ptxlint PATH)")
+    if not args.inputs and not DEFAULT_MODULES:
+        print("seed-bugs: skipped: no modules given and PTXLINT_REALKERNELS is not set "
+              "(build.sh's OUT_DIR/ptx)", file=sys.stderr)
+        return 0
     inputs = args.inputs or [DEFAULT_MODULES]
     files = []
     for p in inputs:

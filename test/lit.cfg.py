@@ -39,7 +39,8 @@ if realkernels and os.path.isdir(realkernels) and any(
     config.available_features.add("realkernels")
     config.substitutions.append(("%realkernels", realkernels))
 else:
-    lit_config.note("real kernel modules not found: seed-bugs-real is skipped")
+    lit_config.note("real kernel modules not found in %r (PTXLINT_REALKERNELS_DIR, "
+                    "build.sh's OUT_DIR/ptx): seed-bugs-real is skipped" % realkernels)
 ptxas = os.environ.get("PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")

@@ -28,17 +28,9 @@ namespace {
 /// Whether cp.reduce.async.bulk takes Op on T into .global (Global) or into
 /// .shared::cluster: the redOp x type table of cp_reduce_async_bulk.yaml.
 bool redAllowed(bool Global, RedOp Op, RedType T) {
-  static const spec::InstructionSpec *Reduce = [] {
-    for (const spec::InstructionSpec &I : spec::instructions())
-      if (I.Name == "cp.reduce.async.bulk")
-        return &I;
-    return static_cast<const spec::InstructionSpec *>(nullptr);
-  }();
-  if (!Reduce)
-    return false;
   std::string_view Form =
       Global ? "shared-cta-to-global" : "shared-cta-to-shared-cluster";
-  for (const spec::PairTableSpec &Table : Reduce->Tables) {
+  for (const spec::PairTableSpec &Table : tableOf<CpReduceAsyncBulk>().Tables) {
     if (!Table.Forms.empty() &&
         std::find(Table.Forms.begin(), Table.Forms.end(), Form) == Table.Forms.end())
       continue;
@@ -48,6 +40,29 @@ bool redAllowed(bool Global, RedOp Op, RedType T) {
     return false;
   }
   return false;
+}
+
+/// Whether the tables let instruction T written with the spaces Dir ("" for
+/// its one form) take load mode M: the form's `only` entry for the load
+/// mode, else the instruction's load_mode group.
+template <typename T> bool modeAllowed(std::string_view Dir, LoadMode M) {
+  const spec::InstructionSpec &I = tableOf<T>();
+  std::string_view W = spelling(M);
+  auto has = [&](auto Begin, auto End) { return std::find(Begin, End, W) != End; };
+  for (const spec::FormSpec &F : I.Forms) {
+    std::string S;
+    for (const spec::Words &Pos : F.Spaces)
+      if (!Pos.empty())
+        S += Pos[0];
+    if (!Dir.empty() && S != Dir)
+      continue;
+    for (const spec::Words &O : F.Only)
+      if (!O.empty() && O[0] == "load_mode")
+        return has(O.begin() + 1, O.end());
+    break;
+  }
+  const spec::GroupSpec *G = spec::findGroup(I, "load_mode");
+  return G && has(G->Values.begin(), G->Values.end());
 }
 
 struct Structure {
@@ -91,11 +106,6 @@ struct Structure {
     if (Info.size() != Want)
       err("im2colInfo has " + std::to_string(Info.size()) + " elements, " +
           spelling(Mode) + " needs " + std::to_string(Want));
-  }
-  static bool loadMode(LoadMode M) {
-    return M == LoadMode::Tile || M == LoadMode::TileGather4 ||
-           M == LoadMode::Im2col || M == LoadMode::Im2colW ||
-           M == LoadMode::Im2colW128;
   }
 
   void operator()(const CpAsync &I) {
@@ -146,15 +156,14 @@ struct Structure {
     bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
     coords(I.Dim, I.Mode, I.Tensor);
     if (Store) {
-      if (I.Mode != LoadMode::Tile && I.Mode != LoadMode::TileScatter4 &&
-          I.Mode != LoadMode::Im2colNoOffs)
+      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
         err(std::string(spelling(I.Mode)) + " is not a store mode");
       if (!I.Im2colInfo.empty())
         err("a store takes no im2colInfo");
       if (I.Group != CtaGroup::None)
         err(".cta_group needs the mbarrier completion (a load)");
     } else {
-      if (!loadMode(I.Mode))
+      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
         err(std::string(spelling(I.Mode)) + " is not a load mode");
       else
         im2col(I.Dim, I.Mode, I.Im2colInfo);
@@ -164,15 +173,15 @@ struct Structure {
       err("CtaMask (.multicast::cluster) needs .shared::cluster.global");
   }
   void operator()(const CpReduceAsyncBulkTensor &I) {
-    if (I.Mode != LoadMode::Tile && I.Mode != LoadMode::Im2colNoOffs)
-      err(std::string(spelling(I.Mode)) +
-          " is not a load mode of cp.reduce.async.bulk.tensor");
+    if (!modeAllowed<CpReduceAsyncBulkTensor>("", I.Mode))
+      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
+          instructionName<CpReduceAsyncBulkTensor>());
     coords(I.Dim, I.Mode, I.Tensor);
   }
   void operator()(const CpAsyncBulkPrefetchTensor &I) {
-    if (!loadMode(I.Mode))
-      err(std::string(spelling(I.Mode)) +
-          " is not a load mode of cp.async.bulk.prefetch.tensor");
+    if (!modeAllowed<CpAsyncBulkPrefetchTensor>("", I.Mode))
+      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
+          instructionName<CpAsyncBulkPrefetchTensor>());
     else
       im2col(I.Dim, I.Mode, I.Im2colInfo);
     coords(I.Dim, I.Mode, I.Tensor);
@@ -249,37 +258,65 @@ std::pair<unsigned, unsigned> minPtxForTarget(const std::string &S) {
 
 // --- enumeration -------------------------------------------------------------------
 
-std::vector<Inst> allForms() {
+namespace {
+
+/// Every enumerator of a generated enum, in order.
+template <typename E> std::vector<E> every() {
+  std::vector<E> V;
+  for (unsigned K = 0; K < enumSize(E{}); ++K)
+    V.push_back(E(K));
+  return V;
+}
+
+/// Whether direction D completes on an mbarrier (and so takes one).
+template <typename E> bool onMbarrier(E D) {
+  return std::string_view(completion(D)) == completion(BulkDir::GlobalToSharedCta);
+}
+
+/// Every instruction the builder's structs can spell: each enumerator of the
+/// generated enums, each optional operand present or not, dimensions 1-5,
+/// with well-shaped operands (fixed register names). Most are not valid:
+/// allForms() keeps what the checker takes.
+std::vector<Inst> candidates() {
   std::vector<Inst> F;
   const Address Dst = addr("%rd1"), Src = addr("%rd2"), Mbar = addr("%rd3");
   const Value Map = reg("%rd4"), Policy = reg("%rd5"), Size = reg("%r1");
   const Value CtaMask = reg("%rs1"), ByteMask = reg("%rs2");
-  auto Coords = [](size_t N) {
+  const bool Both[] = {false, true};
+  // With the optional cache policy (.L2::cache_hint) or without.
+  auto push = [&](auto I, bool Hint) {
+    if (Hint)
+      I.CachePolicy = Policy;
+    F.push_back(I);
+  };
+  auto Regs = [](const char *Prefix, size_t N) {
     std::vector<Value> C;
     for (size_t K = 0; K < N; ++K)
-      C.push_back(reg("%r" + std::to_string(3 + K)));
+      C.push_back(reg(Prefix + std::to_string(3 + K)));
     return C;
   };
-  auto Info = [](size_t N) {
-    std::vector<Value> C;
-    for (size_t K = 0; K < N; ++K)
-      C.push_back(reg("%rs" + std::to_string(3 + K)));
-    return C;
+  // The operand shapes of Builder.h: .im2col takes Dim-2 offsets, ::w two;
+  // gather4/scatter4 five coordinates.
+  auto InfoFor = [&](unsigned D, LoadMode M) {
+    if (M == LoadMode::Im2col)
+      return Regs("%rs", D >= 3 ? D - 2 : 1);
+    if (M == LoadMode::Im2colW || M == LoadMode::Im2colW128)
+      return Regs("%rs", 2);
+    return std::vector<Value>();
+  };
+  auto CoordsFor = [&](unsigned D, LoadMode M) {
+    return Regs("%r", M == LoadMode::TileGather4 || M == LoadMode::TileScatter4 ? 5 : D);
   };
 
-  // cp.async and its group operations.
-  for (CacheOp C : {CacheOp::CA, CacheOp::CG})
-    for (bool Cta : {false, true})
-      for (unsigned Sz : {4u, 8u, 16u}) {
-        if (C == CacheOp::CG && Sz != 16)
-          continue;
-        for (PrefetchSize P : {PrefetchSize::None, PrefetchSize::B64,
-                               PrefetchSize::B128, PrefetchSize::B256})
+  for (CacheOp C : every<CacheOp>())
+    for (CpAsyncDir Dir : every<CpAsyncDir>())
+      for (unsigned Sz : {4u, 8u, 16u})
+        for (PrefetchSize P : every<PrefetchSize>())
           for (int Tail = 0; Tail < 3; ++Tail)
-            for (bool Hint : {false, true}) {
+            for (bool Hint : Both) {
               CpAsync I;
               I.Cache = C;
-              I.DstSharedCta = Cta;
+              I.DstSharedCta = Dir == CpAsyncDir::SharedCtaGlobal;
               I.Prefetch = P;
               I.Dst = Dst;
               I.Src = Src;
@@ -288,34 +325,23 @@ std::vector<Inst> allForms() {
                 I.SrcSize = reg("%r2");
               if (Tail == 2)
                 I.IgnoreSrc = reg("%p1");
-              if (Hint)
-                I.CachePolicy = Policy;
-              F.push_back(I);
+              push(I, Hint);
             }
-      }
   F.push_back(CpAsyncCommitGroup{});
   F.push_back(CpAsyncWaitGroup{0});
   F.push_back(CpAsyncWaitGroup{3});
   F.push_back(CpAsyncWaitAll{});
 
-  // cp.async.bulk
-  for (BulkDir D : {BulkDir::GlobalToSharedCta, BulkDir::GlobalToSharedCluster,
-                    BulkDir::SharedCtaToSharedCluster, BulkDir::SharedCtaToGlobal})
-    for (bool Multicast : {false, true})
-      for (bool Hint : {false, true})
-        for (bool Mask : {false, true}) {
-          if (Multicast && D != BulkDir::GlobalToSharedCluster)
-            continue;
-          if (Mask && D != BulkDir::SharedCtaToGlobal)
-            continue;
-          if (Hint && D == BulkDir::SharedCtaToSharedCluster)
-            continue;
+  for (BulkDir D : every<BulkDir>())
+    for (bool Multicast : Both)
+      for (bool Hint : Both)
+        for (bool Mask : Both) {
           CpAsyncBulk I;
           I.Dir = D;
           I.Dst = Dst;
           I.Src = Src;
           I.Size = Size;
-          if (D != BulkDir::SharedCtaToGlobal)
+          if (onMbarrier(D))
             I.Mbar = Mbar;
           if (Multicast)
             I.CtaMask = CtaMask;
@@ -325,130 +351,104 @@ std::vector<Inst> allForms() {
             I.ByteMask = ByteMask;
           F.push_back(I);
         }
-
-  // cp.reduce.async.bulk: the redOp x type table per destination.
-  for (ReduceDir D : {ReduceDir::SharedCtaToSharedCluster, ReduceDir::SharedCtaToGlobal})
-    for (unsigned Op = 0; Op < 8; ++Op)
-      for (unsigned Ty = 0; Ty < 10; ++Ty)
-        for (bool Hint : {false, true}) {
-          bool Global = D == ReduceDir::SharedCtaToGlobal;
-          if (!redAllowed(Global, RedOp(Op), RedType(Ty)) || (Hint && !Global))
-            continue;
+  for (ReduceDir D : every<ReduceDir>())
+    for (RedOp Op : every<RedOp>())
+      for (RedType Ty : every<RedType>())
+        for (bool Hint : Both) {
           CpReduceAsyncBulk I;
           I.Dir = D;
-          I.Op = RedOp(Op);
-          I.Type = RedType(Ty);
+          I.Op = Op;
+          I.Type = Ty;
           I.Dst = Dst;
           I.Src = Src;
           I.Size = Size;
-          if (!Global)
+          if (onMbarrier(D))
             I.Mbar = Mbar;
-          if (Hint)
-            I.CachePolicy = Policy;
-          F.push_back(I);
+          push(I, Hint);
         }
-
-  for (bool Hint : {false, true}) {
+  for (bool Hint : Both) {
     CpAsyncBulkPrefetch I;
     I.Src = Src;
     I.Size = Size;
-    if (Hint)
-      I.CachePolicy = Policy;
-    F.push_back(I);
+    push(I, Hint);
   }
 
-  // Tensor forms: each (dim, mode) that is well-formed.
-  struct DimMode {
-    unsigned Dim;
-    LoadMode Mode;
-  };
-  auto Pairs = [](std::initializer_list<LoadMode> Modes) {
-    std::vector<DimMode> P;
-    for (LoadMode M : Modes)
-      for (unsigned D = 1; D <= 5; ++D) {
-        bool Four = M == LoadMode::TileGather4 || M == LoadMode::TileScatter4;
-        bool Im2 = M != LoadMode::Tile && !Four;
-        if ((Four && D != 2) || (Im2 && D < 3))
-          continue;
-        P.push_back({D, M});
+  for (unsigned Dim = 1; Dim <= 5; ++Dim)
+    for (LoadMode M : every<LoadMode>()) {
+      for (TensorDir D : every<TensorDir>())
+        for (bool Multicast : Both)
+          for (CtaGroup G : every<CtaGroup>())
+            for (bool Hint : Both) {
+              CpAsyncBulkTensor I;
+              I.Dir = D;
+              I.Dim = Dim;
+              I.Mode = M;
+              I.Shared = Dst;
+              I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
+              if (onMbarrier(D)) {
+                I.Mbar = Mbar;
+                I.Im2colInfo = InfoFor(Dim, M);
+              } else {
+                I.Shared = Src;
+              }
+              if (Multicast)
+                I.CtaMask = CtaMask;
+              I.Group = G;
+              push(I, Hint);
+            }
+      for (RedOp Op : every<RedOp>())
+        for (bool Hint : Both) {
+          CpReduceAsyncBulkTensor I;
+          I.Dim = Dim;
+          I.Mode = M;
+          I.Op = Op;
+          I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
+          I.Src = Src;
+          push(I, Hint);
+        }
+      for (bool Hint : Both) {
+        CpAsyncBulkPrefetchTensor I;
+        I.Dim = Dim;
+        I.Mode = M;
+        I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
+        I.Im2colInfo = InfoFor(Dim, M);
+        push(I, Hint);
       }
-    return P;
-  };
-  auto InfoFor = [&](unsigned D, LoadMode M) {
-    if (M == LoadMode::Im2col)
-      return Info(D - 2);
-    if (M == LoadMode::Im2colW || M == LoadMode::Im2colW128)
-      return Info(2);
-    return std::vector<Value>();
-  };
-  auto CoordsFor = [&](unsigned D, LoadMode M) {
-    return Coords(M == LoadMode::TileGather4 || M == LoadMode::TileScatter4 ? 5 : D);
-  };
-  const auto LoadPairs = Pairs({LoadMode::Tile, LoadMode::TileGather4, LoadMode::Im2col,
-                                LoadMode::Im2colW, LoadMode::Im2colW128});
-  for (TensorDir D : {TensorDir::GlobalToSharedCta, TensorDir::GlobalToSharedCluster})
-    for (const DimMode &P : LoadPairs)
-      for (bool Multicast : {false, true})
-        for (CtaGroup G : {CtaGroup::None, CtaGroup::One, CtaGroup::Two})
-          for (bool Hint : {false, true}) {
-            if (Multicast && D != TensorDir::GlobalToSharedCluster)
-              continue;
-            CpAsyncBulkTensor I;
-            I.Dir = D;
-            I.Dim = P.Dim;
-            I.Mode = P.Mode;
-            I.Shared = Dst;
-            I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-            I.Mbar = Mbar;
-            I.Im2colInfo = InfoFor(P.Dim, P.Mode);
-            if (Multicast)
-              I.CtaMask = CtaMask;
-            I.Group = G;
-            if (Hint)
-              I.CachePolicy = Policy;
-            F.push_back(I);
-          }
-  for (const DimMode &P : Pairs({LoadMode::Tile, LoadMode::TileScatter4,
-                                 LoadMode::Im2colNoOffs}))
-    for (bool Hint : {false, true}) {
-      CpAsyncBulkTensor I;
-      I.Dir = TensorDir::SharedCtaToGlobal;
-      I.Dim = P.Dim;
-      I.Mode = P.Mode;
-      I.Shared = Src;
-      I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-      if (Hint)
-        I.CachePolicy = Policy;
-      F.push_back(I);
-    }
-  for (const DimMode &P : Pairs({LoadMode::Tile, LoadMode::Im2colNoOffs}))
-    for (unsigned Op = 0; Op < 8; ++Op)
-      for (bool Hint : {false, true}) {
-        CpReduceAsyncBulkTensor I;
-        I.Dim = P.Dim;
-        I.Mode = P.Mode;
-        I.Op = RedOp(Op);
-        I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-        I.Src = Src;
-        if (Hint)
-          I.CachePolicy = Policy;
-        F.push_back(I);
-      }
-  for (const DimMode &P : LoadPairs)
-    for (bool Hint : {false, true}) {
-      CpAsyncBulkPrefetchTensor I;
-      I.Dim = P.Dim;
-      I.Mode = P.Mode;
-      I.Tensor = TensorRef{Map, CoordsFor(P.Dim, P.Mode)};
-      I.Im2colInfo = InfoFor(P.Dim, P.Mode);
-      if (Hint)
-        I.CachePolicy = Policy;
-      F.push_back(I);
     }
   F.push_back(CpAsyncBulkCommitGroup{});
   F.push_back(CpAsyncBulkWaitGroup{false, 0});
   F.push_back(CpAsyncBulkWaitGroup{true, 1});
   return F;
+}
+
+} // namespace
+
+std::vector<Inst> formCandidates() { return candidates(); }
+
+std::vector<bool> checkerRefuses(const std::vector<Inst> &Insts) {
+  // The checker's errors that no target or version fixes (one module).
+  std::vector<bool> Bad(Insts.size());
+  ModuleText M = moduleText(Insts, TargetVersion{}, "ptxlint_builder");
+  SourceBuffer Buf("<builder>", M.Text);
+  for (const Diagnostic &D : lint(Buf).Diagnostics) {
+    if (D.Level < Severity::Error || judgesTarget(D))
+      continue;
+    auto It = std::upper_bound(M.Begins.begin(), M.Begins.end(), D.Range.Begin);
+    if (It != M.Begins.begin() && D.Range.Begin < M.Ends[size_t(It - M.Begins.begin()) - 1])
+      Bad[size_t(It - M.Begins.begin()) - 1] = true;
+  }
+  return Bad;
+}
+
+std::vector<Inst> allForms() {
+  // Which candidates are forms is the tables' word (the checker), and the
+  // struct's (structuralErrors); the property tests hold the two equal.
+  std::vector<Inst> All = candidates(), Out;
+  std::vector<bool> Bad = checkerRefuses(All);
+  for (size_t K = 0; K < All.size(); ++K)
+    if (!Bad[K] && structuralErrors(All[K]).empty())
+      Out.push_back(std::move(All[K]));
+  return Out;
 }
 
 std::vector<Inst> formsFor(const TargetVersion &T) {

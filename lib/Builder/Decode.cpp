@@ -1,5 +1,6 @@
 //===- Decode.cpp - Parsed instructions back to builder structs -----------===//
 
+#include "ModuleText.h"
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/SpecTables.h"
@@ -155,7 +156,7 @@ struct Decoder {
     return Q;
   }
   static void only(const Quals &Q, std::initializer_list<Group> Allowed,
-                   const char *Name) {
+                   std::string_view Name) {
     for (unsigned G = 0; G < NumGroups; ++G) {
       if (!Q.has(Group(G)))
         continue;
@@ -163,7 +164,7 @@ struct Decoder {
       for (Group A : Allowed)
         Ok |= A == G;
       if (!Ok)
-        fail("qualifier '" + std::string(Q.G[G]) + "' is not part of " + Name);
+        fail("qualifier '" + std::string(Q.G[G]) + "' is not part of " + std::string(Name));
     }
   }
   static std::string spaces(const Quals &Q) {
@@ -193,6 +194,14 @@ struct Decoder {
     if (Q.G[GCompletion] != Want)
       fail(std::string("this direction completes with ") + Want);
   }
+  static std::string needs(Flag F, std::string_view What) {
+    return std::string(spelling(F)) + " needs " + std::string(What);
+  }
+  /// "cp.async.bulk.prefetch is written .L2.global"
+  template <typename T> static std::string writtenAs(std::string_view Spaces) {
+    return std::string(instructionName<T>()) + " is written " + spelling(Flag::L2) +
+           std::string(Spaces);
+  }
   static bool isLoadInfoMode(LoadMode M) {
     return M == LoadMode::Im2col || M == LoadMode::Im2colW ||
            M == LoadMode::Im2colW128;
@@ -200,65 +209,62 @@ struct Decoder {
 
   // --- instructions -----------------------------------------------------------
   Inst run() {
-    if (I.Opcode != "cp")
+    spec::Words Mods;
+    for (const Modifier &M : I.Modifiers)
+      Mods.push_back(M.Text);
+    size_t NameWords = 0;
+    const spec::InstructionSpec *Spec = spec::findInstruction(I.Opcode, Mods, NameWords);
+    if (!Spec || Spec->ClassifyOnly)
       fail("not an instruction of the async-copy family");
-    auto M = [&](size_t K) -> std::string_view {
-      return K < I.Modifiers.size() ? I.Modifiers[K].Text : std::string_view();
-    };
     Inst R;
     if (I.Guard) {
       Value G = reg(std::string(I.Guard->Name));
       G.Negated = I.Guard->Negated;
       R.Guard = G;
     }
-    if (M(0) == ".reduce" && M(1) == ".async" && M(2) == ".bulk") {
-      if (M(3) == ".tensor")
-        R.Op = reduceTensor(quals(4));
-      else
-        R.Op = reduce(quals(3));
-      return R;
-    }
-    if (M(0) != ".async")
-      fail("not an instruction of the async-copy family");
-    if (M(1) == ".bulk") {
-      if (M(2) == ".prefetch") {
-        if (M(3) == ".tensor")
-          R.Op = prefetchTensor(quals(4));
-        else
-          R.Op = prefetch(quals(3));
-      } else if (M(2) == ".tensor") {
-        R.Op = bulkTensor(quals(3));
-      } else if (M(2) == ".commit_group") {
-        only(quals(3), {}, "cp.async.bulk.commit_group");
-        end();
-        R.Op = CpAsyncBulkCommitGroup{};
-      } else if (M(2) == ".wait_group") {
-        Quals Q = quals(3);
-        only(Q, {GRead}, "cp.async.bulk.wait_group");
-        CpAsyncBulkWaitGroup W;
-        W.Read = Q.has(GRead);
-        W.N = groupCount();
-        R.Op = W;
-      } else {
-        R.Op = bulk(quals(2));
-      }
-      return R;
-    }
-    if (M(1) == ".commit_group") {
-      only(quals(2), {}, "cp.async.commit_group");
-      end();
-      R.Op = CpAsyncCommitGroup{};
-    } else if (M(1) == ".wait_group") {
-      only(quals(2), {}, "cp.async.wait_group");
+    // The builder struct whose table name (builder_struct) is Spec's.
+    auto is = [&](auto Struct) {
+      return Spec->Name == instructionName<decltype(Struct)>();
+    };
+    Quals Q = quals(NameWords);
+    if (is(CpAsync{}))
+      R.Op = cpAsync(Q);
+    else if (is(CpAsyncCommitGroup{}))
+      R.Op = noOperands<CpAsyncCommitGroup>(Q);
+    else if (is(CpAsyncWaitGroup{})) {
+      only(Q, {}, Spec->Name);
       R.Op = CpAsyncWaitGroup{groupCount()};
-    } else if (M(1) == ".wait_all") {
-      only(quals(2), {}, "cp.async.wait_all");
-      end();
-      R.Op = CpAsyncWaitAll{};
-    } else {
-      R.Op = cpAsync(quals(1));
-    }
+    } else if (is(CpAsyncWaitAll{}))
+      R.Op = noOperands<CpAsyncWaitAll>(Q);
+    else if (is(CpAsyncBulk{}))
+      R.Op = bulk(Q);
+    else if (is(CpReduceAsyncBulk{}))
+      R.Op = reduce(Q);
+    else if (is(CpAsyncBulkPrefetch{}))
+      R.Op = prefetch(Q);
+    else if (is(CpAsyncBulkTensor{}))
+      R.Op = bulkTensor(Q);
+    else if (is(CpReduceAsyncBulkTensor{}))
+      R.Op = reduceTensor(Q);
+    else if (is(CpAsyncBulkPrefetchTensor{}))
+      R.Op = prefetchTensor(Q);
+    else if (is(CpAsyncBulkCommitGroup{}))
+      R.Op = noOperands<CpAsyncBulkCommitGroup>(Q);
+    else if (is(CpAsyncBulkWaitGroup{})) {
+      only(Q, {GRead}, Spec->Name);
+      CpAsyncBulkWaitGroup W;
+      W.Read = Q.has(GRead);
+      W.N = groupCount();
+      R.Op = W;
+    } else
+      fail(std::string(Spec->Name) + " has no builder struct");
     return R;
+  }
+
+  template <typename T> T noOperands(const Quals &Q) {
+    only(Q, {}, instructionName<T>());
+    end();
+    return T{};
   }
 
   int64_t groupCount() {
@@ -270,18 +276,16 @@ struct Decoder {
   }
 
   CpAsync cpAsync(const Quals &Q) {
-    only(Q, {GCache, GCacheHint, GPrefetch}, "cp.async");
+    only(Q, {GCache, GCacheHint, GPrefetch}, instructionName<CpAsync>());
     CpAsync C;
     if (!Q.has(GCache))
       fail("missing cache operator .ca or .cg");
     C.Cache = fromSpelling<CacheOp>(Q.G[GCache]).value_or(CacheOp::CG);
     std::string S = spaces(Q);
-    if (S == ".shared.global")
-      C.DstSharedCta = false;
-    else if (S == ".shared::cta.global")
-      C.DstSharedCta = true;
+    if (std::optional<CpAsyncDir> D = fromSpelling<CpAsyncDir>(S))
+      C.DstSharedCta = *D == CpAsyncDir::SharedCtaGlobal;
     else
-      fail("cp.async copies .global to .shared{::cta}, not '" + S + "'");
+      fail("cp.async has no direction '" + S + "'");
     C.Prefetch = fromSpelling<PrefetchSize>(Q.G[GPrefetch]).value_or(PrefetchSize::None);
     C.Dst = nextAddress();
     C.Src = nextAddress();
@@ -307,7 +311,7 @@ struct Decoder {
   }
 
   CpAsyncBulk bulk(const Quals &Q) {
-    only(Q, {GCompletion, GMulticast, GCacheHint, GCpMask}, "cp.async.bulk");
+    only(Q, {GCompletion, GMulticast, GCacheHint, GCpMask}, instructionName<CpAsyncBulk>());
     CpAsyncBulk B;
     std::string S = spaces(Q);
     if (std::optional<BulkDir> D = fromSpelling<BulkDir>(S))
@@ -317,11 +321,11 @@ struct Decoder {
     bool Store = B.Dir == BulkDir::SharedCtaToGlobal;
     completion(Q, ptxlint::build::completion(B.Dir));
     if (Q.has(GMulticast) && B.Dir != BulkDir::GlobalToSharedCluster)
-      fail(".multicast::cluster needs .shared::cluster.global");
+      fail(needs(Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
     if (Q.has(GCpMask) && !Store)
-      fail(".cp_mask needs .global.shared::cta");
+      fail(needs(Flag::CpMask, spelling(BulkDir::SharedCtaToGlobal)));
     if (Q.has(GCacheHint) && B.Dir == BulkDir::SharedCtaToSharedCluster)
-      fail(".L2::cache_hint needs a .global state space");
+      fail(needs(Flag::CacheHint, "a .global state space"));
     B.Dst = nextAddress();
     B.Src = nextAddress();
     B.Size = nextValue();
@@ -339,7 +343,7 @@ struct Decoder {
 
   CpReduceAsyncBulk reduce(const Quals &Q) {
     only(Q, {GCompletion, GRedOp, GNoftz, GType, GCacheHint},
-         "cp.reduce.async.bulk");
+         instructionName<CpReduceAsyncBulk>());
     CpReduceAsyncBulk R;
     std::string S = spaces(Q);
     if (std::optional<ReduceDir> D = fromSpelling<ReduceDir>(S))
@@ -353,12 +357,13 @@ struct Decoder {
     if (!Type || Q.G[GType].empty())
       fail("missing element type");
     R.Type = *Type;
-    bool Want = R.Op == RedOp::Add &&
-                (R.Type == RedType::F16 || R.Type == RedType::BF16);
+    bool Want = needsNoftz(R.Op, R.Type);
     if (Q.has(GNoftz) != Want)
-      fail(Want ? ".add.f16/.bf16 needs .noftz" : ".noftz only goes with .add.f16/.bf16");
+      fail(Want ? std::string(spelling(R.Op)) + spelling(R.Type) + " needs " + spelling(Flag::Noftz)
+                : std::string(spelling(Flag::Noftz)) + " does not go with " + spelling(R.Op) +
+                      spelling(R.Type));
     if (Q.has(GCacheHint) && !Global)
-      fail(".L2::cache_hint needs a .global state space");
+      fail(needs(Flag::CacheHint, "a .global state space"));
     R.Dst = nextAddress();
     R.Src = nextAddress();
     R.Size = nextValue();
@@ -371,9 +376,9 @@ struct Decoder {
   }
 
   CpAsyncBulkPrefetch prefetch(const Quals &Q) {
-    only(Q, {GLevel, GCacheHint}, "cp.async.bulk.prefetch");
-    if (!Q.has(GLevel) || spaces(Q) != ".global")
-      fail("cp.async.bulk.prefetch is written .L2.global");
+    only(Q, {GLevel, GCacheHint}, instructionName<CpAsyncBulkPrefetch>());
+    if (!Q.has(GLevel) || spaces(Q) != spelling(PrefetchDir::Global))
+      fail(writtenAs<CpAsyncBulkPrefetch>(spelling(PrefetchDir::Global)));
     CpAsyncBulkPrefetch P;
     P.Src = nextAddress();
     P.Size = nextValue();
@@ -385,7 +390,7 @@ struct Decoder {
 
   CpAsyncBulkTensor bulkTensor(const Quals &Q) {
     only(Q, {GDim, GLoadMode, GCompletion, GMulticast, GCtaGroup, GCacheHint},
-         "cp.async.bulk.tensor");
+         instructionName<CpAsyncBulkTensor>());
     CpAsyncBulkTensor T;
     T.Dim = dim(Q);
     T.Mode = loadMode(Q);
@@ -397,7 +402,7 @@ struct Decoder {
     bool Store = T.Dir == TensorDir::SharedCtaToGlobal;
     completion(Q, ptxlint::build::completion(T.Dir));
     if (Q.has(GMulticast) && T.Dir != TensorDir::GlobalToSharedCluster)
-      fail(".multicast::cluster needs .shared::cluster.global");
+      fail(needs(Flag::Multicast, spelling(TensorDir::GlobalToSharedCluster)));
     if (Q.has(GCtaGroup) && Store)
       fail(".cta_group needs the mbarrier completion");
     if (Q.has(GCtaGroup))
@@ -422,11 +427,13 @@ struct Decoder {
   }
 
   CpReduceAsyncBulkTensor reduceTensor(const Quals &Q) {
+    constexpr ReduceTensorDir Dir = ReduceTensorDir::SharedCtaToGlobal; // its one
     only(Q, {GDim, GLoadMode, GCompletion, GRedOp, GCacheHint},
-         "cp.reduce.async.bulk.tensor");
-    if (spaces(Q) != ".global.shared::cta")
-      fail("cp.reduce.async.bulk.tensor is written .global.shared::cta");
-    completion(Q, ".bulk_group"); // its one direction (no direction enum)
+         instructionName<CpReduceAsyncBulkTensor>());
+    if (spaces(Q) != spelling(Dir))
+      fail(std::string(instructionName<CpReduceAsyncBulkTensor>()) + " is written " +
+           spelling(Dir));
+    completion(Q, ptxlint::build::completion(Dir));
     CpReduceAsyncBulkTensor R;
     R.Dim = dim(Q);
     R.Mode = loadMode(Q);
@@ -441,9 +448,9 @@ struct Decoder {
 
   CpAsyncBulkPrefetchTensor prefetchTensor(const Quals &Q) {
     only(Q, {GDim, GLevel, GLoadMode, GCacheHint},
-         "cp.async.bulk.prefetch.tensor");
-    if (!Q.has(GLevel) || spaces(Q) != ".global")
-      fail("cp.async.bulk.prefetch.tensor is written .L2.global");
+         instructionName<CpAsyncBulkPrefetchTensor>());
+    if (!Q.has(GLevel) || spaces(Q) != spelling(PrefetchTensorDir::Global))
+      fail(writtenAs<CpAsyncBulkPrefetchTensor>(spelling(PrefetchTensorDir::Global)));
     CpAsyncBulkPrefetchTensor P;
     P.Dim = dim(Q);
     P.Mode = loadMode(Q);

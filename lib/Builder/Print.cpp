@@ -4,8 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModuleText.h"
 #include "ptxlint/Builder.h"
+#include "ptxlint/SpecTables.h"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace ptxlint {
@@ -45,11 +48,23 @@ bool CpAsyncBulkPrefetchTensor::operator==(const CpAsyncBulkPrefetchTensor &O) c
          Im2colInfo == O.Im2colInfo && CachePolicy == O.CachePolicy;
 }
 
+bool needsNoftz(RedOp Op, RedType T) {
+  // A rule of the table whose `if` is the redOp and type and whose need is
+  // .noftz ({if: [.add, .f16], need_one_of: [[.noftz]]}).
+  std::string_view Words[] = {spelling(Op), spelling(T)};
+  for (const spec::RuleSpec &R : tableOf<CpReduceAsyncBulk>().Rules)
+    if (R.NeedOneOf.size() == 1 && R.NeedOneOf[0].size() == 1 &&
+        R.NeedOneOf[0][0] == spelling(Flag::Noftz) && !R.If.empty() &&
+        std::all_of(R.If.begin(), R.If.end(), [&](std::string_view W) {
+          return W == Words[0] || W == Words[1];
+        }))
+      return true;
+  return false;
+}
+
 namespace {
 
-/// cp.reduce.async.bulk.tensor has one direction and no direction enum.
-const char *const BulkGroup = ".bulk_group";
-const char *const CacheHint = ".L2::cache_hint";
+const char *const CacheHint = spelling(Flag::CacheHint);
 
 std::string val(const Value &V) {
   if (V.IsImm)
@@ -73,9 +88,6 @@ std::string vec(const std::vector<Value> &Vs) {
 std::string tensor(const TensorRef &T) {
   return "[" + val(T.Map) + ", " + vec(T.Coords) + "]";
 }
-bool needsNoftz(RedOp Op, RedType T) {
-  return Op == RedOp::Add && (T == RedType::F16 || T == RedType::BF16);
-}
 
 struct Printer {
   std::string Q;                 ///< name and qualifiers
@@ -90,10 +102,9 @@ struct Printer {
   }
 
   void operator()(const CpAsync &I) {
-    q("cp.async");
+    q(instructionName<CpAsync>());
     q(spelling(I.Cache));
-    q(I.DstSharedCta ? ".shared::cta" : ".shared");
-    q(".global");
+    q(spelling(I.DstSharedCta ? CpAsyncDir::SharedCtaGlobal : CpAsyncDir::SharedGlobal));
     if (I.CachePolicy)
       q(CacheHint);
     q(spelling(I.Prefetch));
@@ -107,22 +118,22 @@ struct Printer {
     if (I.CachePolicy)
       op(val(*I.CachePolicy));
   }
-  void operator()(const CpAsyncCommitGroup &) { q("cp.async.commit_group"); }
+  void operator()(const CpAsyncCommitGroup &) { q(instructionName<CpAsyncCommitGroup>()); }
   void operator()(const CpAsyncWaitGroup &I) {
-    q("cp.async.wait_group");
+    q(instructionName<CpAsyncWaitGroup>());
     op(std::to_string(I.N));
   }
-  void operator()(const CpAsyncWaitAll &) { q("cp.async.wait_all"); }
+  void operator()(const CpAsyncWaitAll &) { q(instructionName<CpAsyncWaitAll>()); }
   void operator()(const CpAsyncBulk &I) {
-    q("cp.async.bulk");
+    q(instructionName<CpAsyncBulk>());
     q(spelling(I.Dir));
     q(completion(I.Dir));
     if (I.CtaMask)
-      q(".multicast::cluster");
+      q(spelling(Flag::Multicast));
     if (I.CachePolicy)
       q(CacheHint);
     if (I.ByteMask)
-      q(".cp_mask");
+      q(spelling(Flag::CpMask));
     op(adr(I.Dst));
     op(adr(I.Src));
     op(val(I.Size));
@@ -136,12 +147,12 @@ struct Printer {
       op(val(*I.ByteMask));
   }
   void operator()(const CpReduceAsyncBulk &I) {
-    q("cp.reduce.async.bulk");
+    q(instructionName<CpReduceAsyncBulk>());
     q(spelling(I.Dir));
     q(completion(I.Dir));
     q(spelling(I.Op));
     if (needsNoftz(I.Op, I.Type))
-      q(".noftz");
+      q(spelling(Flag::Noftz));
     q(spelling(I.Type));
     if (I.CachePolicy)
       q(CacheHint);
@@ -154,7 +165,9 @@ struct Printer {
       op(val(*I.CachePolicy));
   }
   void operator()(const CpAsyncBulkPrefetch &I) {
-    q("cp.async.bulk.prefetch.L2.global");
+    q(instructionName<CpAsyncBulkPrefetch>());
+    q(spelling(Flag::L2));
+    q(spelling(PrefetchDir::Global));
     if (I.CachePolicy)
       q(CacheHint);
     op(adr(I.Src));
@@ -164,14 +177,14 @@ struct Printer {
   }
   void dim(unsigned D) { Q += "." + std::to_string(D) + "d"; }
   void operator()(const CpAsyncBulkTensor &I) {
-    q("cp.async.bulk.tensor");
+    q(instructionName<CpAsyncBulkTensor>());
     dim(I.Dim);
     q(spelling(I.Dir));
     q(spelling(I.Mode));
     bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
     q(completion(I.Dir));
     if (I.CtaMask)
-      q(".multicast::cluster");
+      q(spelling(Flag::Multicast));
     q(spelling(I.Group));
     if (I.CachePolicy)
       q(CacheHint);
@@ -192,11 +205,12 @@ struct Printer {
       op(val(*I.CachePolicy));
   }
   void operator()(const CpReduceAsyncBulkTensor &I) {
-    q("cp.reduce.async.bulk.tensor");
+    constexpr ReduceTensorDir Dir = ReduceTensorDir::SharedCtaToGlobal; // its one
+    q(instructionName<CpReduceAsyncBulkTensor>());
     dim(I.Dim);
-    q(".global.shared::cta");
+    q(spelling(Dir));
     q(spelling(I.Mode));
-    q(BulkGroup);
+    q(completion(Dir));
     q(spelling(I.Op));
     if (I.CachePolicy)
       q(CacheHint);
@@ -206,9 +220,10 @@ struct Printer {
       op(val(*I.CachePolicy));
   }
   void operator()(const CpAsyncBulkPrefetchTensor &I) {
-    q("cp.async.bulk.prefetch.tensor");
+    q(instructionName<CpAsyncBulkPrefetchTensor>());
     dim(I.Dim);
-    q(".L2.global");
+    q(spelling(Flag::L2));
+    q(spelling(PrefetchTensorDir::Global));
     q(spelling(I.Mode));
     if (I.CachePolicy)
       q(CacheHint);
@@ -218,28 +233,17 @@ struct Printer {
     if (I.CachePolicy)
       op(val(*I.CachePolicy));
   }
-  void operator()(const CpAsyncBulkCommitGroup &) { q("cp.async.bulk.commit_group"); }
+  void operator()(const CpAsyncBulkCommitGroup &) { q(instructionName<CpAsyncBulkCommitGroup>()); }
   void operator()(const CpAsyncBulkWaitGroup &I) {
-    q("cp.async.bulk.wait_group");
+    q(instructionName<CpAsyncBulkWaitGroup>());
     if (I.Read)
-      q(".read");
+      q(spelling(Flag::Read));
     op(std::to_string(I.N));
   }
 };
 
 struct Namer {
-  std::string operator()(const CpAsync &) { return "cp.async"; }
-  std::string operator()(const CpAsyncCommitGroup &) { return "cp.async.commit_group"; }
-  std::string operator()(const CpAsyncWaitGroup &) { return "cp.async.wait_group"; }
-  std::string operator()(const CpAsyncWaitAll &) { return "cp.async.wait_all"; }
-  std::string operator()(const CpAsyncBulk &) { return "cp.async.bulk"; }
-  std::string operator()(const CpReduceAsyncBulk &) { return "cp.reduce.async.bulk"; }
-  std::string operator()(const CpAsyncBulkPrefetch &) { return "cp.async.bulk.prefetch"; }
-  std::string operator()(const CpAsyncBulkTensor &) { return "cp.async.bulk.tensor"; }
-  std::string operator()(const CpReduceAsyncBulkTensor &) { return "cp.reduce.async.bulk.tensor"; }
-  std::string operator()(const CpAsyncBulkPrefetchTensor &) { return "cp.async.bulk.prefetch.tensor"; }
-  std::string operator()(const CpAsyncBulkCommitGroup &) { return "cp.async.bulk.commit_group"; }
-  std::string operator()(const CpAsyncBulkWaitGroup &) { return "cp.async.bulk.wait_group"; }
+  template <typename T> std::string operator()(const T &) { return instructionName<T>(); }
 };
 
 /// Collects (register, type) pairs in first-use order.

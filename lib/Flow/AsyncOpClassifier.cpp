@@ -4,7 +4,8 @@
 // (each instruction's flow_role in spec-tables/*.yaml, generated into
 // FlowRoles.inc): the longest table name that starts the instruction, as the
 // checker finds it. The operand roles of each kind, and the instructions
-// outside the tables (ld, st, mbarrier.init, ...), are decided here. PTX
+// outside the tables (ld, st, bar, ...), are decided here; the qualifier
+// words it tests come from the tables too (BuilderEnums.inc's spellings). PTX
 // qualifier order after the name is free (ptxas accepts every permutation;
 // of two state spaces the first is the destination), so membership tests are
 // used rather than positions.
@@ -16,6 +17,9 @@
 #include <array>
 
 namespace ptxlint {
+namespace build { // the spellings only: the flow library links no builder
+#include "ptxlint/BuilderEnums.inc"
+} // namespace build
 namespace flow {
 
 HeadQualifiers::HeadQualifiers(std::string_view Head) {
@@ -111,17 +115,21 @@ uint32_t typeBytes(std::string_view Q) {
   return 0;
 }
 
+/// A qualifier as HeadQualifiers holds it: the table spelling without its dot.
+template <typename E> std::string_view word(E V) {
+  std::string_view S = build::spelling(V);
+  return S.empty() ? S : S.substr(1);
+}
+/// The word of a direction's completion mechanism (".bulk_group").
+template <typename E> std::string_view completionWord(E V) {
+  return std::string_view(build::completion(V)).substr(1);
+}
+
 struct View {
   const QualifierList &Q;
   bool has(std::string_view W) const {
     for (size_t K = 0; K < Q.size(); ++K)
       if (Q.at(K) == W)
-        return true;
-    return false;
-  }
-  bool hasPrefix(std::string_view P) const {
-    for (size_t K = 0; K < Q.size(); ++K)
-      if (startsWith(Q.at(K), P))
         return true;
     return false;
   }
@@ -158,12 +166,12 @@ struct View {
 void classifyBulk(const View &V, AsyncOp &A) {
   bool Tensor = A.Kind == OpKind::TensorCopy || A.Kind == OpKind::TensorReduce;
   V.spaces(A.Dst, A.Src);
-  A.Comp = V.has("bulk_group")       ? Completion::BulkGroup
-           : V.hasPrefix("mbarrier::") ? Completion::Mbarrier
-                                       : Completion::None;
-  A.Multicast = V.has("multicast::cluster");
-  A.CtaGroup2 = V.has("cta_group::2");
-  A.HasCacheHint = V.has("L2::cache_hint");
+  A.Comp = V.has(completionWord(build::BulkDir::SharedCtaToGlobal)) ? Completion::BulkGroup
+           : V.has(completionWord(build::BulkDir::GlobalToSharedCta)) ? Completion::Mbarrier
+                                                                       : Completion::None;
+  A.Multicast = V.has(word(build::Flag::Multicast));
+  A.CtaGroup2 = V.has(word(build::CtaGroup::Two));
+  A.HasCacheHint = V.has(word(build::Flag::CacheHint));
   if (!Tensor) {
     A.DstOp = 0;
     A.SrcOp = 1;
@@ -182,24 +190,11 @@ void classifyBulk(const View &V, AsyncOp &A) {
   A.DstOp = 0;
   A.TensorOp = 1;
   A.MbarOp = 2;
-  A.HasIm2colInfo = V.has("im2col") || V.has("im2col::w") ||
-                    V.has("im2col::w::128");
+  A.HasIm2colInfo = V.has(word(build::LoadMode::Im2col)) ||
+                    V.has(word(build::LoadMode::Im2colW)) ||
+                    V.has(word(build::LoadMode::Im2colW128));
   if (A.Multicast)
     A.CtaMaskOp = int8_t(3 + (A.HasIm2colInfo ? 1 : 0));
-}
-
-/// The mbarrier operations the tables do not name (mbarrier.expect_tx and
-/// mbarrier.arrive.expect_tx come from classify_only.yaml), by first word.
-OpKind mbarrierKind(std::string_view F, const View &V) {
-  if (F == "init")
-    return OpKind::MbarInit;
-  if (F == "arrive" || F == "arrive_drop")
-    return V.has("expect_tx") ? OpKind::MbarArriveExpectTx : OpKind::MbarArrive;
-  if (F == "complete_tx")
-    return OpKind::MbarCompleteTx;
-  if (F == "try_wait" || F == "test_wait")
-    return OpKind::MbarWait;
-  return OpKind::MbarOther;
 }
 
 /// Operand roles of the mbarrier operations; A.Kind is set.
@@ -231,7 +226,7 @@ void mbarrierOperands(std::string_view F, AsyncOp &A) {
 void classifyCopy(const View &V, AsyncOp &A) {
   switch (A.Kind) {
   case OpKind::BulkWait:
-    A.ReadOnly = V.has("read");
+    A.ReadOnly = V.has(word(build::Flag::Read));
     A.WaitNOp = 0;
     break;
   case OpKind::CpAsyncWait:
@@ -243,7 +238,7 @@ void classifyCopy(const View &V, AsyncOp &A) {
   case OpKind::BulkPrefetch:
   case OpKind::TensorPrefetch:
     A.Src = Space::Global;
-    A.HasCacheHint = V.has("L2::cache_hint");
+    A.HasCacheHint = V.has(word(build::Flag::CacheHint));
     if (A.Kind == OpKind::TensorPrefetch) {
       A.TensorOp = 0;
     } else {
@@ -282,20 +277,14 @@ AsyncOp classify(std::string_view Op, const QualifierList &Q,
     return A;
   }
   if (Op == "mbarrier") {
-    std::string_view F = V.first();
-    A.Kind = Known != OpKind::Other ? Known : mbarrierKind(F, V);
-    mbarrierOperands(F, A);
+    // The roles are classify_only.yaml's; one it does not name is MbarOther.
+    A.Kind = Known != OpKind::Other ? Known : OpKind::MbarOther;
+    mbarrierOperands(V.first(), A);
     V.spaces(A.Dst, A.Src);
     return A;
   }
   if (Op == "fence") {
-    A.Kind = Known; // fence.proxy.async{.space}
-    // fence.proxy.async::* variants the tables do not list.
-    if (A.Kind == OpKind::Other && V.first() == "proxy" && Q.size() >= 2 &&
-        startsWith(Q.at(1), "async"))
-      A.Kind = OpKind::FenceProxyAsync;
-    else if (A.Kind == OpKind::Other && V.first() == "mbarrier_init")
-      A.Kind = OpKind::FenceMbarrierInit;
+    A.Kind = Known; // fence.proxy.async{::generic}, fence.mbarrier_init
     if (A.Kind == OpKind::FenceProxyAsync) {
       bool GlobalOnly = V.has("global") && !V.has("shared::cta") &&
                         !V.has("shared::cluster") && !V.has("shared");
@@ -352,21 +341,20 @@ AsyncOp classify(std::string_view Op, const QualifierList &Q,
     A.SrcOp = 1;
     return A;
   }
-  if (Op == "wgmma" ? V.first() == "mma_async"
-                    : Op == "tcgen05" &&
-                          (V.first() == "mma" || V.first() == "cp")) {
-    A.Kind = OpKind::DescriptorRead;
+  // Roles of classify_only.yaml (wgmma.mma_async, tcgen05.*, clusterlaunchcontrol).
+  if (Known == OpKind::DescriptorRead) {
+    A.Kind = Known;
     A.Src = Space::SharedCta;
     return A;
   }
-  if (Op == "tcgen05" && V.first() == "commit" && V.hasPrefix("mbarrier::")) {
-    A.Kind = OpKind::MmaCommitArrive;
+  if (Known == OpKind::MmaCommitArrive) {
+    A.Kind = Known;
     A.MbarOp = 0;
-    A.Multicast = V.has("multicast::cluster");
+    A.Multicast = V.has(word(build::Flag::Multicast));
     return A;
   }
-  if (Op == "clusterlaunchcontrol" && V.first() == "try_cancel") {
-    A.Kind = OpKind::ClcTryCancel;
+  if (Known == OpKind::ClcTryCancel) {
+    A.Kind = Known;
     A.Comp = Completion::Mbarrier;
     A.Dst = Space::SharedCta;
     A.DstOp = 0;

@@ -26,6 +26,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -222,6 +223,31 @@ template <typename T> T fromKwargs(const py::kwargs &Kw) {
   return X;
 }
 
+/// The Python name of a builder enumerator: the generated C++ name in
+/// UPPER_SNAKE_CASE (GlobalToSharedCta -> GLOBAL_TO_SHARED_CTA, Im2colW128
+/// -> IM2COL_W_128, BF16 -> BF16, TileGather4 -> TILE_GATHER4).
+std::string pythonName(std::string_view Cxx) {
+  std::string Out;
+  auto lower = [&](size_t K) { return std::islower(static_cast<unsigned char>(Cxx[K])); };
+  auto upper = [&](size_t K) { return std::isupper(static_cast<unsigned char>(Cxx[K])); };
+  auto digit = [&](size_t K) { return std::isdigit(static_cast<unsigned char>(Cxx[K])); };
+  for (size_t K = 0; K < Cxx.size(); ++K) {
+    bool Split = K > 0 && ((upper(K) && (lower(K - 1) || digit(K - 1))) ||
+                           (digit(K) && K > 1 && upper(K - 1) && lower(K - 2)));
+    if (Split)
+      Out += '_';
+    Out += char(std::toupper(static_cast<unsigned char>(Cxx[K])));
+  }
+  return Out;
+}
+
+/// A builder enum with every enumerator BuilderEnums.inc generates.
+template <typename E> void bindEnum(py::module_ &B, const char *Name) {
+  py::enum_<E> P(B, Name);
+  for (unsigned K = 0; K < b::enumSize(E{}); ++K)
+    P.value(pythonName(b::enumeratorName(E(K))).c_str(), E(K));
+}
+
 } // namespace
 
 // py::self == py::self needs operators.h; written out instead.
@@ -393,38 +419,15 @@ PYBIND11_MODULE(_ptxlint, M) {
 
   // --- the builder ------------------------------------------------------------
   py::module_ B = M.def_submodule("builder", "Typed async-copy instructions (Builder.h)");
-  py::enum_<b::CacheOp>(B, "CacheOp").value("CA", b::CacheOp::CA).value("CG", b::CacheOp::CG);
-  py::enum_<b::PrefetchSize>(B, "PrefetchSize")
-      .value("NONE", b::PrefetchSize::None).value("B64", b::PrefetchSize::B64)
-      .value("B128", b::PrefetchSize::B128).value("B256", b::PrefetchSize::B256);
-  py::enum_<b::LoadMode>(B, "LoadMode")
-      .value("TILE", b::LoadMode::Tile).value("TILE_GATHER4", b::LoadMode::TileGather4)
-      .value("TILE_SCATTER4", b::LoadMode::TileScatter4).value("IM2COL", b::LoadMode::Im2col)
-      .value("IM2COL_W", b::LoadMode::Im2colW).value("IM2COL_W_128", b::LoadMode::Im2colW128)
-      .value("IM2COL_NO_OFFS", b::LoadMode::Im2colNoOffs);
-  py::enum_<b::CtaGroup>(B, "CtaGroup")
-      .value("NONE", b::CtaGroup::None).value("ONE", b::CtaGroup::One).value("TWO", b::CtaGroup::Two);
-  py::enum_<b::RedOp>(B, "RedOp")
-      .value("AND", b::RedOp::And).value("OR", b::RedOp::Or).value("XOR", b::RedOp::Xor)
-      .value("ADD", b::RedOp::Add).value("INC", b::RedOp::Inc).value("DEC", b::RedOp::Dec)
-      .value("MIN", b::RedOp::Min).value("MAX", b::RedOp::Max);
-  py::enum_<b::RedType>(B, "RedType")
-      .value("F16", b::RedType::F16).value("BF16", b::RedType::BF16).value("B32", b::RedType::B32)
-      .value("U32", b::RedType::U32).value("S32", b::RedType::S32).value("B64", b::RedType::B64)
-      .value("U64", b::RedType::U64).value("S64", b::RedType::S64).value("F32", b::RedType::F32)
-      .value("F64", b::RedType::F64);
-  py::enum_<b::BulkDir>(B, "BulkDir")
-      .value("GLOBAL_TO_SHARED_CTA", b::BulkDir::GlobalToSharedCta)
-      .value("GLOBAL_TO_SHARED_CLUSTER", b::BulkDir::GlobalToSharedCluster)
-      .value("SHARED_CTA_TO_SHARED_CLUSTER", b::BulkDir::SharedCtaToSharedCluster)
-      .value("SHARED_CTA_TO_GLOBAL", b::BulkDir::SharedCtaToGlobal);
-  py::enum_<b::ReduceDir>(B, "ReduceDir")
-      .value("SHARED_CTA_TO_SHARED_CLUSTER", b::ReduceDir::SharedCtaToSharedCluster)
-      .value("SHARED_CTA_TO_GLOBAL", b::ReduceDir::SharedCtaToGlobal);
-  py::enum_<b::TensorDir>(B, "TensorDir")
-      .value("GLOBAL_TO_SHARED_CTA", b::TensorDir::GlobalToSharedCta)
-      .value("GLOBAL_TO_SHARED_CLUSTER", b::TensorDir::GlobalToSharedCluster)
-      .value("SHARED_CTA_TO_GLOBAL", b::TensorDir::SharedCtaToGlobal);
+  bindEnum<b::CacheOp>(B, "CacheOp");
+  bindEnum<b::PrefetchSize>(B, "PrefetchSize");
+  bindEnum<b::LoadMode>(B, "LoadMode");
+  bindEnum<b::CtaGroup>(B, "CtaGroup");
+  bindEnum<b::RedOp>(B, "RedOp");
+  bindEnum<b::RedType>(B, "RedType");
+  bindEnum<b::BulkDir>(B, "BulkDir");
+  bindEnum<b::ReduceDir>(B, "ReduceDir");
+  bindEnum<b::TensorDir>(B, "TensorDir");
 
   py::class_<b::Value>(B, "Value", "A register (\"%r1\", \"!%p\" negated) or an immediate")
       .def(py::init(&valueFrom), py::arg("name"))
@@ -594,7 +597,8 @@ PYBIND11_MODULE(_ptxlint, M) {
   };
   B.def("print", [](const b::Inst &I) { return b::print(I); }, py::arg("inst"),
         "Canonical PTX of the instruction, ending with ';'");
-  B.def("instruction_name", &b::instructionName, py::arg("inst"));
+  B.def("instruction_name", [](const b::Inst &I) { return b::instructionName(I); },
+        py::arg("inst"));
   B.def("structural_errors", &b::structuralErrors, py::arg("inst"));
   B.def("parse", [](const std::string &Text) {
     std::string Err;

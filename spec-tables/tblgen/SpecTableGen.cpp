@@ -40,6 +40,9 @@ struct YGroup {
   /// one enumerator per value, and a leading enumerator for "not written".
   std::string BuilderEnum, BuilderNone;
   Strings BuilderNames;
+  /// A one-value group the builder prints alone (".L2::cache_hint"): its
+  /// enumerator of the builder's Flag enum.
+  std::string BuilderFlag;
 };
 struct YValuesIf {
   std::string If;
@@ -65,8 +68,11 @@ struct YOperand {
 struct YForm {
   std::string Name, Display, Section;
   /// The builder's direction enum and enumerator of this form (Builder.h);
-  /// its spelling is the form's spaces, destination first.
+  /// its spelling is the form's spaces, destination first. A form whose
+  /// destination takes several spaces names one enumerator per space
+  /// (builder_names, in the order of spaces[0]).
   std::string BuilderEnum, BuilderName;
+  Strings BuilderNames;
   std::vector<Strings> Spaces, Only;
   Strings Required, Optional_, NarrowOn;
   std::vector<YOperand> Operands;
@@ -91,6 +97,8 @@ struct YInstruction {
   std::string Name, Section;
   /// The flow rules' role (lib/Flow/AsyncOpClassifier.h's OpKind).
   std::string FlowRole;
+  /// The builder's struct of this instruction (include/ptxlint/Builder.h).
+  std::string BuilderStruct;
   bool ClassifyOnly = false;
   std::vector<YGroup> Groups;
   std::vector<YForm> Forms;
@@ -134,6 +142,7 @@ template <> struct MappingTraits<YGroup> {
     IO.mapOptional("builder_enum", G.BuilderEnum);
     IO.mapOptional("builder_names", G.BuilderNames);
     IO.mapOptional("builder_none", G.BuilderNone);
+    IO.mapOptional("builder_flag", G.BuilderFlag);
   }
 };
 template <> struct MappingTraits<YValuesIf> {
@@ -206,6 +215,7 @@ template <> struct MappingTraits<YForm> {
     IO.mapOptional("section", F.Section);
     IO.mapOptional("builder_enum", F.BuilderEnum);
     IO.mapOptional("builder_name", F.BuilderName);
+    IO.mapOptional("builder_names", F.BuilderNames);
   }
 };
 template <> struct MappingTraits<YRule> {
@@ -248,6 +258,7 @@ template <> struct MappingTraits<YInstruction> {
     IO.mapRequired("section", I.Section);
     IO.mapOptional("classify_only", I.ClassifyOnly);
     IO.mapOptional("flow_role", I.FlowRole);
+    IO.mapOptional("builder_struct", I.BuilderStruct);
     IO.mapOptional("groups", I.Groups);
     IO.mapOptional("forms", I.Forms);
     IO.mapOptional("rules", I.Rules);
@@ -346,6 +357,9 @@ static bool isIdentifier(const std::string &S) {
 
 void Validator::checkBuilderEnum(const YGroup &G) {
   std::string Where = "group '" + G.Name + "'";
+  if (!G.BuilderFlag.empty() && (!isIdentifier(G.BuilderFlag) || G.Values.size() != 1))
+    error(Where + ": builder_flag '" + G.BuilderFlag +
+          "' must be a C++ name on a group of one value");
   if (G.BuilderEnum.empty()) {
     if (!G.BuilderNames.empty() || !G.BuilderNone.empty())
       error(Where + ": builder_names/builder_none without builder_enum");
@@ -443,6 +457,8 @@ bool Validator::run() {
     }
     checkBuilderEnum(G);
   }
+  if (!I.BuilderStruct.empty() && !isIdentifier(I.BuilderStruct))
+    error("builder_struct '" + I.BuilderStruct + "' is not a C++ type name");
   if (!I.FlowRole.empty() && !isIdentifier(I.FlowRole))
     error("flow_role '" + I.FlowRole + "' is not an OpKind name");
   // The flow rules must know every instruction the checker validates.
@@ -472,12 +488,22 @@ bool Validator::run() {
         if (!isValue(O[K]) || ValueGroup[O[K]] != O[0])
           error("form '" + F.Name + "': '" + O[K] + "' is not in group '" + O[0] + "'");
     }
-    if (!F.BuilderEnum.empty() || !F.BuilderName.empty()) {
-      if (!isIdentifier(F.BuilderEnum) || !isIdentifier(F.BuilderName))
-        error("form '" + F.Name + "': builder_enum and builder_name must be C++ names");
-      for (const Strings &Pos : F.Spaces)
-        if (Pos.size() != 1 || Pos[0] == "none")
-          error("form '" + F.Name + "': a builder direction needs one state space per position");
+    if (!F.BuilderEnum.empty() || !F.BuilderName.empty() || !F.BuilderNames.empty()) {
+      bool One = F.BuilderNames.empty();
+      if (!isIdentifier(F.BuilderEnum) || One != !F.BuilderName.empty() ||
+          (One && !isIdentifier(F.BuilderName)))
+        error("form '" + F.Name + "': builder_enum and builder_name (or builder_names) "
+              "must be C++ names");
+      for (const std::string &N : F.BuilderNames)
+        if (!isIdentifier(N))
+          error("form '" + F.Name + "': builder name '" + N + "' is not a C++ name");
+      for (size_t P = 0; P < F.Spaces.size(); ++P) {
+        const Strings &Pos = F.Spaces[P];
+        size_t Want = P == 0 && !One ? F.BuilderNames.size() : 1;
+        if (Pos.size() != Want || std::count(Pos.begin(), Pos.end(), "none"))
+          error("form '" + F.Name + "': a builder direction needs one state space per "
+                "position (builder_names: one per destination space)");
+      }
     }
     for (const std::string &T : F.NarrowOn)
       if (!isTargetPattern(T))
@@ -821,47 +847,77 @@ static std::string emitTargets(const std::vector<YTarget> &Targets) {
   return Text;
 }
 
-/// BuilderEnums.inc: one enum of include/ptxlint/Builder.h per group with a
-/// builder_enum, its spellings and its size. Fails on an enum named twice.
+/// One enum of BuilderEnums.inc: the enumerators, enumSize(), spelling() (""
+/// past the end) and enumeratorName() (the C++ name, for bindings).
+static void emitEnum(llvm::raw_ostream &OS, const std::string &Comment,
+                     const std::string &E, const Strings &Names,
+                     const Strings &Spellings) {
+  auto table = [&](const char *Fn, const Strings &Items) {
+    OS << "inline const char *" << Fn << "(" << E << " V) {\n"
+       << "  static const char *const S[] = {";
+    for (size_t K = 0; K < Items.size(); ++K)
+      OS << (K ? ", " : "") << "\"" << Items[K] << "\"";
+    OS << "};\n  return unsigned(V) < " << Items.size() << " ? S[unsigned(V)] : \"\";\n}\n";
+  };
+  OS << "\n/// " << Comment << "\nenum class " << E << " : unsigned {";
+  for (size_t K = 0; K < Names.size(); ++K)
+    OS << (K ? ", " : " ") << Names[K];
+  OS << " };\n";
+  OS << "constexpr unsigned enumSize(" << E << ") { return " << Names.size() << "; }\n";
+  table("spelling", Spellings);
+  table("enumeratorName", Names);
+}
+
+/// BuilderEnums.inc: the enums of include/ptxlint/Builder.h: one per group
+/// with a builder_enum, Flag (every builder_flag), one per direction
+/// builder_enum of the forms (with each direction's completion mechanism),
+/// and instructionName<Struct>() of each builder_struct. Fails on an enum
+/// named twice or a flag spelled two ways.
 static bool emitBuilderEnums(const std::vector<YInstruction> &All, std::string &Text) {
   llvm::raw_string_ostream OS(Text);
-  OS << "// Generated by ptxlint-spec-tblgen from spec-tables/*.yaml (each group's\n"
-        "// builder_enum). Do not edit: change the YAML instead. Included by\n"
+  OS << "// Generated by ptxlint-spec-tblgen from spec-tables/*.yaml (the builder_*\n"
+        "// keys). Do not edit: change the YAML instead. Included by\n"
         "// include/ptxlint/Builder.h inside namespace ptxlint::build.\n";
   std::map<std::string, std::string> Defined; // enum -> instruction
   bool Ok = true;
+  auto define = [&](const std::string &E, const YInstruction &I) {
+    if (Defined.emplace(E, I.Name).second)
+      return true;
+    llvm::errs() << "error: " << I.Name << ": builder_enum " << E
+                 << " already defined by " << Defined[E] << "\n";
+    Ok = false;
+    return false;
+  };
+  Strings FlagNames, FlagSpellings;
   for (const YInstruction &I : All)
     for (const YGroup &G : I.Groups) {
-      if (G.BuilderEnum.empty())
-        continue;
-      if (!Defined.emplace(G.BuilderEnum, I.Name).second) {
-        llvm::errs() << "error: " << I.Name << ": builder_enum " << G.BuilderEnum
-                     << " already defined by " << Defined[G.BuilderEnum] << "\n";
-        Ok = false;
-        continue;
+      if (!G.BuilderFlag.empty()) {
+        auto It = std::find(FlagNames.begin(), FlagNames.end(), G.BuilderFlag);
+        if (It == FlagNames.end()) {
+          FlagNames.push_back(G.BuilderFlag);
+          FlagSpellings.push_back(G.Values[0]);
+        } else if (FlagSpellings[size_t(It - FlagNames.begin())] != G.Values[0]) {
+          llvm::errs() << "error: " << I.Name << ": builder_flag " << G.BuilderFlag
+                       << " spelled two ways\n";
+          Ok = false;
+        }
       }
+      if (G.BuilderEnum.empty() || !define(G.BuilderEnum, I))
+        continue;
       Strings Names = G.BuilderNames, Spellings = G.Values;
       if (!G.BuilderNone.empty()) {
         Names.insert(Names.begin(), G.BuilderNone);
         Spellings.insert(Spellings.begin(), "");
       }
-      const std::string &E = G.BuilderEnum;
-      OS << "\n/// " << I.Name << " " << (G.Display.empty() ? G.Name : G.Display) << ":";
+      std::string Comment = I.Name + " " + (G.Display.empty() ? G.Name : G.Display) + ":";
       for (const std::string &V : G.Values)
-        OS << " " << V;
+        Comment += " " + V;
       if (!G.BuilderNone.empty())
-        OS << " (" << G.BuilderNone << ": none written)";
-      OS << "\nenum class " << E << " : unsigned {";
-      for (size_t K = 0; K < Names.size(); ++K)
-        OS << (K ? ", " : " ") << Names[K];
-      OS << " };\n";
-      OS << "constexpr unsigned enumSize(" << E << ") { return " << Names.size() << "; }\n";
-      OS << "inline const char *spelling(" << E << " V) {\n"
-         << "  static const char *const S[] = {";
-      for (size_t K = 0; K < Spellings.size(); ++K)
-        OS << (K ? ", " : "") << "\"" << Spellings[K] << "\"";
-      OS << "};\n  return unsigned(V) < " << Names.size() << " ? S[unsigned(V)] : \"\";\n}\n";
+        Comment += " (" + G.BuilderNone + ": none written)";
+      emitEnum(OS, Comment, G.BuilderEnum, Names, Spellings);
     }
+  emitEnum(OS, "The one-value qualifiers the builder prints alone (builder_flag)", "Flag",
+           FlagNames, FlagSpellings);
   // Directions: the forms of one instruction with the same builder_enum, in
   // order; the spelling is the form's spaces (".shared::cta.global").
   for (const YInstruction &I : All) {
@@ -877,43 +933,47 @@ static bool emitBuilderEnums(const std::vector<YInstruction> &All, std::string &
       }
       It->second.push_back(&F);
     }
+    // The mechanism of a form: its `only` entry, else the instruction's one.
+    std::string OneCompletion;
+    for (const YGroup &G : I.Groups)
+      if (G.Name == "completion_mechanism" && G.Values.size() == 1)
+        OneCompletion = G.Values[0];
     for (const auto &[E, Forms] : Enums) {
-      if (!Defined.emplace(E, I.Name).second) {
-        llvm::errs() << "error: " << I.Name << ": builder_enum " << E
-                     << " already defined by " << Defined[E] << "\n";
-        Ok = false;
+      if (!define(E, I))
         continue;
-      }
-      OS << "\n/// " << I.Name << " directions (.dst.src)\nenum class " << E << " : unsigned {";
-      for (size_t K = 0; K < Forms.size(); ++K)
-        OS << (K ? ", " : " ") << Forms[K]->BuilderName;
-      OS << " };\n";
-      OS << "constexpr unsigned enumSize(" << E << ") { return " << Forms.size() << "; }\n";
-      OS << "inline const char *spelling(" << E << " V) {\n"
-         << "  static const char *const S[] = {";
-      for (size_t K = 0; K < Forms.size(); ++K) {
-        OS << (K ? ", " : "") << "\"";
-        for (const Strings &Pos : Forms[K]->Spaces)
-          OS << Pos[0];
-        OS << "\"";
-      }
-      OS << "};\n  return unsigned(V) < " << Forms.size() << " ? S[unsigned(V)] : \"\";\n}\n";
-      // The completion mechanism each direction takes (its `only` entry).
-      Strings Completion;
-      for (const YForm *F : Forms)
+      Strings Names, Spellings, Completion;
+      for (const YForm *F : Forms) {
+        std::string Mechanism = OneCompletion;
         for (const Strings &O : F->Only)
           if (O.size() == 2 && O[0] == "completion_mechanism")
-            Completion.push_back(O[1]);
-      if (Completion.size() != Forms.size())
+            Mechanism = O[1];
+        std::string Rest;
+        for (size_t P = 1; P < F->Spaces.size(); ++P)
+          Rest += F->Spaces[P][0];
+        const Strings &Dsts = F->Spaces.empty() ? Strings{""} : F->Spaces[0];
+        for (size_t K = 0; K < Dsts.size(); ++K) {
+          Names.push_back(F->BuilderNames.empty() ? F->BuilderName : F->BuilderNames[K]);
+          Spellings.push_back(Dsts[K] + Rest);
+          Completion.push_back(Mechanism);
+        }
+      }
+      emitEnum(OS, I.Name + " directions (.dst.src)", E, Names, Spellings);
+      if (std::count(Completion.begin(), Completion.end(), ""))
         continue;
       OS << "/// The completion mechanism this direction takes.\n"
          << "inline const char *completion(" << E << " V) {\n"
          << "  static const char *const S[] = {";
       for (size_t K = 0; K < Completion.size(); ++K)
         OS << (K ? ", " : "") << "\"" << Completion[K] << "\"";
-      OS << "};\n  return unsigned(V) < " << Forms.size() << " ? S[unsigned(V)] : \"\";\n}\n";
+      OS << "};\n  return unsigned(V) < " << Completion.size() << " ? S[unsigned(V)] : \"\";\n}\n";
     }
   }
+  OS << "\n/// The instruction name of each builder struct (builder_struct).\n"
+        "template <typename T> const char *instructionName();\n";
+  for (const YInstruction &I : All)
+    if (!I.BuilderStruct.empty())
+      OS << "struct " << I.BuilderStruct << ";\ntemplate <> inline const char *instructionName<"
+         << I.BuilderStruct << ">() { return \"" << I.Name << "\"; }\n";
   OS.flush();
   return Ok;
 }

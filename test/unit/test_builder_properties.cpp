@@ -7,6 +7,7 @@
 // The versions tried come from the tables (every PTX version a target or a
 // feature names), not from the model under test.
 #include "CheckTestUtil.h"
+#include "Builder/ModuleText.h"
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/Ptxas.h"
@@ -225,6 +226,64 @@ TEST_CASE("builder properties: ptxas agrees with the model on every target and v
   }
   MESSAGE("ptxas: " << Modules << " modules, " << Accepted << " accepted and "
                     << Rejected << " refused (form, target, version) triples");
+}
+
+TEST_CASE("builder properties: the struct model and the checker refuse the same candidates") {
+  // Both ways over every qualifier choice of the structs: structuralErrors()
+  // (the builder's model) is empty exactly where the checker (the tables)
+  // reports no error that a target or version could fix.
+  std::vector<Inst> C = build::formCandidates();
+  std::vector<bool> Checker = build::checkerRefuses(C);
+  size_t Refused = 0;
+  for (size_t K = 0; K < C.size(); ++K) {
+    std::vector<std::string> Model = structuralErrors(C[K]);
+    CHECK_MESSAGE(Model.empty() == !Checker[K],
+                  print(C[K]) << ": model "
+                              << (Model.empty() ? std::string("allows")
+                                                : "refuses (" + Model.front() + ")")
+                              << ", checker "
+                              << std::string(Checker[K] ? "refuses" : "accepts"));
+    Refused += Checker[K];
+  }
+  CHECK(Refused > 1000);
+  CHECK(C.size() - Refused == allForms().size());
+  MESSAGE(C.size() << " candidates, " << Refused << " refused by both");
+}
+
+TEST_CASE("builder properties: ptxas refuses every candidate the model refuses (needs ptxas)") {
+  test::skipWithoutPtxas();
+  auto Ptxas = findPtxas();
+  std::vector<Inst> C = build::formCandidates(), Bad;
+  std::vector<bool> Checker = build::checkerRefuses(C);
+  for (size_t K = 0; K < C.size(); ++K)
+    if (Checker[K])
+      Bad.push_back(C[K]);
+  // The newest PTX version of the tables and a target taking every
+  // arch-specific feature of sm_100: what is refused is not the target's.
+  PtxVersion Newest = tableVersions().back();
+  for (const char *T : {"sm_100a", "sm_90a"}) {
+    TargetVersion TV{T, Newest.Major, Newest.Minor};
+    std::string Text = wrapInModule(Bad, TV);
+    SourceBuffer B("bad.ptx", Text);
+    PtxasOptions PO;
+    PO.FrontEndOnly = true;
+    PO.PtxasPath = *Ptxas;
+    PtxasResult R = runPtxas(B, PO);
+    REQUIRE_MESSAGE(R.Ran, R.Command << "\n" << R.Output);
+    std::set<unsigned> ErrorLines;
+    for (const Diagnostic &D : R.Diagnostics)
+      if (D.Level >= Severity::Error && D.Range.End != 0)
+        ErrorLines.insert(B.lineCol(D.Range.Begin).Line);
+    std::vector<unsigned> Lines = instructionLines(Text, Bad.size());
+    size_t Missed = 0;
+    for (size_t K = 0; K < Bad.size(); ++K)
+      if (!ErrorLines.count(Lines[K]) && ++Missed <= 20)
+        FAIL_CHECK(std::string(T) << ": ptxas accepts a candidate the model and checker refuse: "
+                     << print(Bad[K]));
+    CHECK(Missed == 0);
+    MESSAGE(std::string(T) << " PTX " << Newest.Major << "." << Newest.Minor << ": ptxas refuses all "
+              << Bad.size() - Missed << " of " << Bad.size() << " refused candidates");
+  }
 }
 
 TEST_CASE("builder properties: validate() refuses every form checkTarget refuses") {
