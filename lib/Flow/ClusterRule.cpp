@@ -63,7 +63,7 @@ void runClusterRule(const FlowRuleContext &C) {
       continue;
     if (Op.Multicast && Op.CtaMaskOp >= 0) {
       size_t Expected = size_t(Op.CtaMaskOp) + 1 + (Op.HasCacheHint ? 1 : 0);
-      const Opnd *Mask = I.op(Op.CtaMaskOp);
+      const Opnd *Mask = FF.operand(I, Op.CtaMaskOp);
       auto V = Expected == I.Ops.size() ? FF.constant(Mask) : std::nullopt;
       if (V) {
         uint64_t M = uint64_t(*V);

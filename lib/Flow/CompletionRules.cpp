@@ -158,8 +158,8 @@ void runCompletionRules(const FlowRuleContext &C) {
         Complete = false;
         continue;
       }
-      Site S{K, R, FF.address(I.op(I.Op.DstOp)), FF.address(I.op(I.Op.SrcOp)),
-             FF.address(I.op(I.Op.MbarOp)), C.copyBytes(I).value_or(0)};
+      Site S{K, R, FF.address(FF.operand(I, I.Op.DstOp)), FF.address(FF.operand(I, I.Op.SrcOp)),
+             FF.address(FF.operand(I, I.Op.MbarOp)), C.copyBytes(I).value_or(0)};
       SiteOf[K] = int32_t(Sites.size());
       Sites.push_back(S);
     }
@@ -210,7 +210,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   const bool HasArriveHandOver = FF.has(OpKind::CpAsyncMbarrierArrive);
   auto CheckUncommitted = [&](const CompState &S, Role R, uint32_t WaitK) {
     const FlowInst &W = FF.Insts[WaitK];
-    auto N = FF.constant(W.op(W.Op.WaitNOp));
+    auto N = FF.constant(FF.operand(W, W.Op.WaitNOp));
     bool NeverCommits = R == Role::CpAsync ? !HasCommit && !HasArriveHandOver
                                            : !HasBulkCommit;
     if (!N || (R == Role::CpAsync && *N != 0 && !NeverCommits))
@@ -346,7 +346,7 @@ void runCompletionRules(const FlowRuleContext &C) {
   auto CheckWrite = [&](const CompState &S, const FlowInst &W) {
     if (!isSharedSpace(W.Op.Dst))
       return;
-    AddrKey A = FF.address(W.op(W.Op.DstOp));
+    AddrKey A = FF.address(FF.operand(W, W.Op.DstOp));
     if (!A.valid())
       return;
     for (size_t K = 0; K < Sites.size(); ++K) {
@@ -396,7 +396,7 @@ void runCompletionRules(const FlowRuleContext &C) {
                    isSharedSpace(I.Op.Dst);
     if (!Generic && !I.Op.writesShared())
       return -1;
-    return FF.address(I.op(I.Op.DstOp)).Base;
+    return FF.address(FF.operand(I, I.Op.DstOp)).Base;
   });
   // A release of shared memory to another role (mbarrier.arrive without
   // expect_tx: "this slot is free") while a store issued since the last
@@ -579,7 +579,7 @@ void runCompletionRules(const FlowRuleContext &C) {
           CheckUncommitted(S, Role::CpAsync, K);
           CheckWrongKind(S, false, K);
         }
-        Wait(Role::CpAsync, FF.constant(I.op(I.Op.WaitNOp)));
+        Wait(Role::CpAsync, FF.constant(FF.operand(I, I.Op.WaitNOp)));
         break;
       case OpKind::CpAsyncWaitAll:
         if (Report)
@@ -600,11 +600,11 @@ void runCompletionRules(const FlowRuleContext &C) {
           CheckUncommitted(S, Role::BulkGroup, K);
           CheckWrongKind(S, true, K);
         }
-        Wait(Role::BulkGroup, FF.constant(I.op(I.Op.WaitNOp)));
+        Wait(Role::BulkGroup, FF.constant(FF.operand(I, I.Op.WaitNOp)));
         S.W.drop([&](size_t X) { return Covers(I, Sites[X]); });
         break;
       case OpKind::MbarWait: {
-        AddrKey Bar = FF.address(I.op(I.Op.MbarOp));
+        AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
         ForRole(S, Role::MbarLoad, [&](uint8_t &F, const Site &St) {
           if (!Bar.valid() || !St.Mbar.valid() || Bar == St.Mbar)
             F = killMaybe(F, G);

@@ -92,7 +92,11 @@ struct FlowInst {
   int32_t KillsBase = -1; ///< base id whose register this defines
   mutable bool Partial = false; ///< operands not decoded yet
   mutable uint8_t ValOp = 0xff; ///< memo of the opcode class evalDef() reads
-  /// Operand K, nullptr if absent or not decoded (see FlowFunction::operand).
+
+private:
+  friend class FlowFunction;
+  /// Operand K, nullptr if absent or not decoded yet: rules read operands
+  /// through FlowFunction::operand(), which decodes first.
   const Opnd *op(int8_t K) const {
     return K >= 0 && size_t(K) < Ops.size() ? &Ops[size_t(K)] : nullptr;
   }
@@ -437,6 +441,9 @@ private:
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value
   int32_t regIdOf(const Opnd &O) const;
   std::vector<std::string_view> RegNames;
+  /// Block of each instruction (and of the end), as build() found them:
+  /// PathConditions asks blockOf() for every literal it builds.
+  std::vector<uint32_t> InstBlock;
   unsigned KindCount[64] = {};
 };
 

@@ -98,7 +98,7 @@ std::optional<uint64_t> FlowRuleContext::copyBytes(const FlowInst &I) const {
 std::optional<uint64_t> FlowRuleContext::computeCopyBytes(const FlowInst &I) const {
   if (I.Op.Kind == OpKind::TensorCopy || I.Op.Kind == OpKind::TensorReduce)
     return tensorBoxBytes(I);
-  if (auto V = FF.constant(I.op(I.Op.SizeOp)))
+  if (auto V = FF.constant(FF.operand(I, I.Op.SizeOp)))
     if (*V > 0)
       return uint64_t(*V);
   return std::nullopt;

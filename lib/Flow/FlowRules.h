@@ -90,7 +90,7 @@ std::vector<BarrierUse> barrierUses(const FlowFunction &FF, ObjectFn &&ObjectOf)
     const FlowInst &Wt = FF.Insts[RI[X]];
     if (Wt.Op.Kind != OpKind::MbarWait)
       continue;
-    AddrKey Bar = FF.address(Wt.op(Wt.Op.MbarOp));
+    AddrKey Bar = FF.address(FF.operand(Wt, Wt.Op.MbarOp));
     if (!Bar.valid())
       continue;
     for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {

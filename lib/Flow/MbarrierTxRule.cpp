@@ -88,7 +88,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     const FlowInst &I = FF.Insts[RK];
     if (I.Op.MbarOp < 0)
       continue;
-    AddrKey A = FF.address(I.op(I.Op.MbarOp));
+    AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
     if (A.valid() && A.OffKnown && KeyIndex(A) < 0 && Keys.size() < MaxBarriers)
       Keys.push_back(A);
   }
@@ -145,7 +145,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       bool Init = Op.Kind == OpKind::MbarInit;
       if (!(Expect || Complete || Copy || Remote || Wait || Init))
         continue;
-      AddrKey A = FF.address(I.op(Op.MbarOp));
+      AddrKey A = FF.address(FF.operand(I, Op.MbarOp));
       int32_t X = KeyIndex(A);
       if (X < 0) {
         // A barrier we cannot name may be any of ours.
@@ -185,7 +185,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
         continue;
       std::optional<int64_t> Bytes;
       if (Expect || Complete) {
-        Bytes = FF.constant(I.op(Op.BytesOp));
+        Bytes = FF.constant(FF.operand(I, Op.BytesOp));
       } else if (Copy && !Op.Multicast && !Op.CtaGroup2) {
         if (auto V = C.copyBytes(I))
           Bytes = int64_t(*V);

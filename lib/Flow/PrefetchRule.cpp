@@ -65,7 +65,7 @@ void runPrefetchRule(const FlowRuleContext &C) {
     if (P.Op.Kind == OpKind::TensorPrefetch) {
       if (Cp.Op.Kind != OpKind::TensorCopy)
         return false;
-      const Opnd *A = P.op(P.Op.TensorOp), *B = Cp.op(Cp.Op.TensorOp);
+      const Opnd *A = FF.operand(P, P.Op.TensorOp), *B = FF.operand(Cp, Cp.Op.TensorOp);
       AddrKey KA = FF.address(A), KB = FF.address(B);
       if (!KA.valid() || !KB.valid() || KA.Base == KB.Base)
         return false;
@@ -78,7 +78,7 @@ void runPrefetchRule(const FlowRuleContext &C) {
     }
     if (Cp.Op.Kind == OpKind::TensorCopy)
       return false;
-    AddrKey A = FF.address(P.op(P.Op.SrcOp)), B = FF.address(Cp.op(Cp.Op.SrcOp));
+    AddrKey A = FF.address(FF.operand(P, P.Op.SrcOp)), B = FF.address(FF.operand(Cp, Cp.Op.SrcOp));
     if (!A.valid() || !B.valid())
       return false;
     if (A.Base != B.Base)

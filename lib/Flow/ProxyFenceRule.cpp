@@ -74,13 +74,13 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
     if (I.Op.readsSharedAsync()) {
-      AddrKey A = FF.address(I.op(I.Op.SrcOp));
+      AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
       if (A.valid())
         Sources.push_back(A);
     }
     if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
         I.Op.Kind != OpKind::CpAsync) {
-      AddrKey A = FF.address(I.op(I.Op.MbarOp));
+      AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
       if (A.valid() && A.OffKnown)
         Barriers.push_back(A);
     }
@@ -99,7 +99,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     uint32_t K = FF.RoleInsts[RK];
     const FlowInst &I = FF.Insts[K];
     if (I.Op.Kind == OpKind::MbarInit) {
-      AddrKey A = FF.address(I.op(I.Op.MbarOp));
+      AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
       bool Used = false;
       for (const AddrKey &X : Barriers)
         Used |= X == A;
@@ -108,7 +108,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         Sites.push_back({K, true, A, 8});
       }
     } else if (isGenericWrite(I.Op)) {
-      AddrKey A = FF.address(I.op(I.Op.DstOp));
+      AddrKey A = FF.address(FF.operand(I, I.Op.DstOp));
       if (!A.valid() || !SameBase(Sources, A))
         continue;
       // Per-thread writes into one object ("smem + tid*4 + c": offset
@@ -133,7 +133,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   // arrive on that barrier hands the object over. The writers' fence must
   // come before the arrive (an mbarrier orders threads, not proxies).
   BarrierBinding Readers(FF, [&](const FlowInst &I) -> int32_t {
-    return I.Op.readsSharedAsync() ? FF.address(I.op(I.Op.SrcOp)).Base : -1;
+    return I.Op.readsSharedAsync() ? FF.address(FF.operand(I, I.Op.SrcOp)).Base : -1;
   });
 
   FactVector Entry;
@@ -175,7 +175,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           F = killMaybe(F, false);
       }
       if (Report && !ReportedAt[K] && Op.readsSharedAsync()) {
-        AddrKey Src = FF.address(I.op(Op.SrcOp));
+        AddrKey Src = FF.address(FF.operand(I, Op.SrcOp));
         uint64_t Bytes = C.copyBytes(I).value_or(0);
         // A definite overlap is an error; a write into the same shared
         // object at an offset the analysis cannot pin down (a per-thread
@@ -238,7 +238,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       }
       if (Report && !ReportedAt[K] && Op.isCopy() &&
           Op.Comp == Completion::Mbarrier && Op.Kind != OpKind::CpAsync) {
-        AddrKey Bar = FF.address(I.op(Op.MbarOp));
+        AddrKey Bar = FF.address(FF.operand(I, Op.MbarOp));
         for (size_t X = 0; X < Sites.size(); ++X) {
           const Site &St = Sites[X];
           if (!St.Init || !isPending(S.F[X]) || !(St.Addr == Bar))

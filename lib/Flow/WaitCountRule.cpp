@@ -110,7 +110,7 @@ void runWaitCountRule(const FlowRuleContext &C) {
       case OpKind::BulkWait: {
         int X = I.Op.Kind == OpKind::BulkWait;
         int Slot = X && I.Op.ReadOnly ? 2 : X;
-        auto N = FF.constant(I.op(I.Op.WaitNOp));
+        auto N = FF.constant(FF.operand(I, I.Op.WaitNOp));
         if (!N || *N < 0)
           break;
         if (Report && !S.Unknown && S.AnyCommit[X] && S.N[Slot] >= 1 &&

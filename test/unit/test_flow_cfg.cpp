@@ -232,7 +232,7 @@ TEST_CASE("values: registers resolved to shared symbols and constants") {
   std::vector<AddrKey> St;
   for (const FlowInst &I : FF.Insts)
     if (I.Op.Kind == OpKind::Store)
-      St.push_back(FF.address(I.op(I.Op.DstOp)));
+      St.push_back(FF.address(FF.operand(I, I.Op.DstOp)));
   REQUIRE(St.size() == 5);
   CHECK(St[0].valid());
   CHECK(FF.isSharedBase(St[0].Base));
@@ -246,8 +246,8 @@ TEST_CASE("values: registers resolved to shared symbols and constants") {
   CHECK_FALSE(St[3].valid());                    // conflicting definitions
   CHECK(FF.Bases[size_t(St[4].Base)].Name == "bar");
   const FlowInst &Cp = FF.Insts[B.inst("cp.async.bulk")];
-  CHECK(FF.constant(Cp.op(Cp.Op.CtaMaskOp)) == 3);
-  CHECK(FF.constant(Cp.op(Cp.Op.SizeOp)) == 256);
+  CHECK(FF.constant(FF.operand(Cp, Cp.Op.CtaMaskOp)) == 3);
+  CHECK(FF.constant(FF.operand(Cp, Cp.Op.SizeOp)) == 256);
   // Overlap: a 256-byte access at buf+0 covers every byte of buf.
   AddrKey Whole{St[0].Base, true, 0};
   CHECK(FF.definitelyOverlap(Whole, 256, St[1], 4));
@@ -269,7 +269,7 @@ TEST_CASE("values: loop-carried pointers keep their symbol") {
           " @%p1 bra $L;\n");
   const FlowFunction &FF = *B.FF;
   REQUIRE(FF.ValuesValid);
-  AddrKey A = FF.address(FF.Insts[B.inst("st.")].op(0));
+  AddrKey A = FF.address(FF.operand(FF.Insts[B.inst("st.")], 0));
   REQUIRE(A.valid());
   CHECK(FF.Bases[size_t(A.Base)].Name == "ring");
   CHECK_FALSE(A.OffKnown);

@@ -1,0 +1,63 @@
+//===- OperandDecoder.h - Operands of unparsed statements, from text ------===//
+//
+// The flow rules read operands of instructions the statement parser never
+// builds (arithmetic, loads, branches: most of a kernel). They are decoded
+// from the statement's text by a light splitter: registers, immediates,
+// addresses "[base+off]", vectors "{a, b}", "p|q" and call tuples. Anything
+// else is Opnd::Other, which the rules treat as unknown.
+//
+// FlowFunction calls these lazily (FlowFunction::operand()); nothing else
+// should: an instruction's operands are read through that accessor.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXLINT_FLOW_OPERANDDECODER_H
+#define PTXLINT_FLOW_OPERANDDECODER_H
+
+#include "Flow/FlowFunction.h"
+#include "Support/CharClass.h"
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace ptxlint {
+namespace flow {
+
+/// Appends the operands of instruction statement S (its text after the
+/// head, up to the ';') to Pool. IsReg(Name) says whether a name that does
+/// not start with '%' is a .reg variable.
+void decodeOperandText(std::string_view Text, const Statement &S,
+                       const std::function<bool(std::string_view)> &IsReg,
+                       std::vector<Opnd> &Pool);
+
+/// The registers S's destination operand names: a register, "p|q", or
+/// "{a, b}", appended to Names in order.
+void scanDest(std::string_view Text, const Statement &S,
+              std::vector<std::string_view> &Names);
+
+/// The registers an instruction's destination operand names: a register,
+/// "p|q", or "{a, b}". Def(Name) is called for each, in order.
+/// The destination as nvcc writes it: a register of at most 8 bytes right
+/// before a comma ("%r12,"). Returns false for anything else; scanDest()
+/// then reads it the general way. Every instruction's destination is read,
+/// so this is the common case and reads no byte twice.
+inline bool scanShortDest(std::string_view Text, const Statement &S,
+                   std::string_view &Name) {
+  const char *P = Text.data() + S.HeadBegin + S.HeadSize;
+  const char *E = Text.data() + S.Range.End;
+  while (P < E && isSpace(*P))
+    ++P;
+  if (P == E || *P != '%')
+    return false;
+  const char *B = P++;
+  while (P < E && isIdentChar(*P))
+    ++P;
+  if (P - B > 8 || P == E || *P != ',')
+    return false; // long, or "p|q", spaces, an expression, a comment
+  Name = std::string_view(B, size_t(P - B));
+  return true;
+}
+
+} // namespace flow
+} // namespace ptxlint
+#endif
