@@ -377,9 +377,11 @@ std::vector<Inst> candidates() {
     push(I, Hint);
   }
 
-  for (unsigned Dim = 1; Dim <= 5; ++Dim)
-    for (LoadMode M : every<LoadMode>()) {
-      for (TensorDir D : every<TensorDir>())
+  // One instruction after another, as allForms() lists them (a module of
+  // them, each mode's dimensions together).
+  for (TensorDir D : every<TensorDir>())
+    for (LoadMode M : every<LoadMode>())
+      for (unsigned Dim = 1; Dim <= 5; ++Dim)
         for (bool Multicast : Both)
           for (CtaGroup G : every<CtaGroup>())
             for (bool Hint : Both) {
@@ -400,6 +402,8 @@ std::vector<Inst> candidates() {
               I.Group = G;
               push(I, Hint);
             }
+  for (LoadMode M : every<LoadMode>())
+    for (unsigned Dim = 1; Dim <= 5; ++Dim)
       for (RedOp Op : every<RedOp>())
         for (bool Hint : Both) {
           CpReduceAsyncBulkTensor I;
@@ -410,6 +414,8 @@ std::vector<Inst> candidates() {
           I.Src = Src;
           push(I, Hint);
         }
+  for (LoadMode M : every<LoadMode>())
+    for (unsigned Dim = 1; Dim <= 5; ++Dim)
       for (bool Hint : Both) {
         CpAsyncBulkPrefetchTensor I;
         I.Dim = Dim;
@@ -418,7 +424,6 @@ std::vector<Inst> candidates() {
         I.Im2colInfo = InfoFor(Dim, M);
         push(I, Hint);
       }
-    }
   F.push_back(CpAsyncBulkCommitGroup{});
   F.push_back(CpAsyncBulkWaitGroup{false, 0});
   F.push_back(CpAsyncBulkWaitGroup{true, 1});
