@@ -125,6 +125,19 @@ struct AcqState {
   }
 };
 
+/// The first instruction of the block a conditional branch X jumps
+/// forward to, or 0 when X is not such a branch.
+uint32_t forwardJoin(const FlowFunction &FF, uint32_t X) {
+  if (opWord(FF.Insts[X].Head) != "bra" || FF.Insts[X].Guard.empty())
+    return 0;
+  const Block &B = FF.Blocks[FF.blockOf(X)];
+  uint32_t Join = 0;
+  if (B.End == X + 1)
+    for (uint32_t S : B.Succs)
+      Join = std::max(Join, FF.Blocks[S].Begin);
+  return Join > X ? Join : 0;
+}
+
 /// Where the wait belongs: when the code laid out before the read (its
 /// block and the preceding blocks that flow into it) computes the address
 /// of a barrier of class
@@ -156,11 +169,19 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
     }
     D.note(FF.Insts[J].Range, "the address of that mbarrier is computed "
                               "here, but no mbarrier.try_wait uses it");
-    for (uint32_t X = J + 1; X < Rd; ++X)
-      if (opWord(FF.Insts[X].Head) != "mov") {
-        D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the read");
-        break;
+    for (uint32_t X = J + 1; X < Rd; ++X) {
+      if (opWord(FF.Insts[X].Head) == "mov")
+        continue;
+      // A forward branch around optional code (CUTLASS 70: "@p bra L;
+      // mov; L: wait"): the wait goes where the paths join.
+      uint32_t Join = forwardJoin(FF, X);
+      if (Join > X && Join <= Rd) {
+        X = Join - 1;
+        continue;
       }
+      D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the read");
+      break;
+    }
     return;
   }
 }
