@@ -68,6 +68,10 @@ template <typename T> bool modeAllowed(std::string_view Dir, LoadMode M) {
 struct Structure {
   std::vector<std::string> Out;
   void err(std::string S) { Out.push_back(std::move(S)); }
+  /// "CtaMask (.multicast::cluster) needs .shared::cluster.global"
+  static std::string needs(const char *Field, Flag F, std::string_view What) {
+    return std::string(Field) + " (" + spelling(F) + ") needs " + std::string(What);
+  }
 
   void size(const Value &V) {
     if (V.IsImm && (V.Imm <= 0 || V.Imm % 16 != 0 || V.Imm > 1048560))
@@ -112,7 +116,7 @@ struct Structure {
     if (I.CpSize != 4 && I.CpSize != 8 && I.CpSize != 16)
       err("cp-size " + std::to_string(I.CpSize) + " is not 4, 8 or 16");
     if (I.Cache == CacheOp::CG && I.CpSize != 16)
-      err(".cg needs cp-size 16");
+      err(std::string(spelling(CacheOp::CG)) + " needs cp-size 16");
     if (I.SrcSize && I.IgnoreSrc)
       err("src-size and ignore-src cannot both be given");
     if (I.IgnoreSrc && I.IgnoreSrc->IsImm)
@@ -135,9 +139,9 @@ struct Structure {
     size(I.Size);
     mbar(I.Dir != BulkDir::SharedCtaToGlobal, I.Mbar);
     if (I.CtaMask && I.Dir != BulkDir::GlobalToSharedCluster)
-      err("CtaMask (.multicast::cluster) needs .shared::cluster.global");
+      err(needs("CtaMask", Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
     if (I.ByteMask && I.Dir != BulkDir::SharedCtaToGlobal)
-      err("ByteMask (.cp_mask) needs .global.shared::cta");
+      err(needs("ByteMask", Flag::CpMask, spelling(BulkDir::SharedCtaToGlobal)));
     if (I.CachePolicy && I.Dir == BulkDir::SharedCtaToSharedCluster)
       err("CachePolicy needs a .global state space");
   }
@@ -161,7 +165,7 @@ struct Structure {
       if (!I.Im2colInfo.empty())
         err("a store takes no im2colInfo");
       if (I.Group != CtaGroup::None)
-        err(".cta_group needs the mbarrier completion (a load)");
+        err("CtaGroup needs the mbarrier completion (a load)");
     } else {
       if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
         err(std::string(spelling(I.Mode)) + " is not a load mode");
@@ -170,7 +174,7 @@ struct Structure {
     }
     mbar(!Store, I.Mbar);
     if (I.CtaMask && I.Dir != TensorDir::GlobalToSharedCluster)
-      err("CtaMask (.multicast::cluster) needs .shared::cluster.global");
+      err(needs("CtaMask", Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
   }
   void operator()(const CpReduceAsyncBulkTensor &I) {
     if (!modeAllowed<CpReduceAsyncBulkTensor>("", I.Mode))

@@ -404,7 +404,7 @@ struct Decoder {
     if (Q.has(GMulticast) && T.Dir != TensorDir::GlobalToSharedCluster)
       fail(needs(Flag::Multicast, spelling(TensorDir::GlobalToSharedCluster)));
     if (Q.has(GCtaGroup) && Store)
-      fail(".cta_group needs the mbarrier completion");
+      fail(std::string(Q.G[GCtaGroup]) + " needs the mbarrier completion");
     if (Q.has(GCtaGroup))
       T.Group = fromSpelling<CtaGroup>(Q.G[GCtaGroup]).value_or(CtaGroup::None);
     if (Store) {

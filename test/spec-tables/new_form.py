@@ -2,8 +2,8 @@
 """A new async-copy form is one YAML edit (issue 12).
 
 Copies spec-tables/ to a scratch folder, adds one form to cp.async.bulk
-(.shared::cta.shared::cta, builder enumerator BulkDir::SharedCtaToSharedCta:
-a made-up direction, not PTX) and shows that every consumer sees it:
+(.shared::cta.shared::cluster, builder enumerator
+BulkDir::SharedClusterToSharedCta: a made-up direction, not PTX) and shows that every consumer sees it:
 
   default      runs ptxlint-spec-tblgen on the tables with and without the
                edit: the edit adds the form to the checker's table
@@ -29,11 +29,11 @@ import sys
 import tempfile
 
 FORM = """\
-  - name: shared-cta-to-shared-cta
+  - name: shared-cluster-to-shared-cta
     builder_enum: BulkDir
-    builder_name: SharedCtaToSharedCta
-    display: ".shared::cta.shared::cta"
-    spaces: [[".shared::cta"], [".shared::cta"]]
+    builder_name: SharedClusterToSharedCta
+    display: ".shared::cta.shared::cluster"
+    spaces: [[".shared::cta"], [".shared::cluster"]]
     required: [completion_mechanism]
     only: [[completion_mechanism, ".mbarrier::complete_tx::bytes"]]
     operands:
@@ -63,7 +63,7 @@ MODULE = """\
 	mbarrier.init.shared::cta.b64 [%r2], 1;
 	fence.mbarrier_init.release.cluster;
 	mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r2], 16384;
-	cp.async.bulk.shared::cta.shared::cta.mbarrier::complete_tx::bytes [%r3], [%r4], 8192, [%r2];
+	cp.async.bulk.shared::cta.shared::cluster.mbarrier::complete_tx::bytes [%r3], [%r4], 8192, [%r2];
 $L_wait:
 	mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;
 	@!%p1 bra $L_wait;
@@ -106,17 +106,17 @@ def seen(gen):
     spec, enums, roles = gen
     bulk = re.search(r"enum class BulkDir : unsigned \{([^}]*)\}", enums).group(1)
     names = [n.strip() for n in bulk.split(",")]
-    k = names.index("SharedCtaToSharedCta") if "SharedCtaToSharedCta" in names else -1
+    k = names.index("SharedClusterToSharedCta") if "SharedClusterToSharedCta" in names else -1
     def entry(fn):
         m = re.search(r"inline const char \*%s\(BulkDir V\) \{\s*static const char \*const S\[\] = \{([^}]*)\}" % fn, enums)
         vals = [v.strip().strip('"') for v in m.group(1).split(",")]
         return vals[k] if 0 <= k < len(vals) else None
     return {
-        "checker form": '"shared-cta-to-shared-cta"' in spec,
+        "checker form": '"shared-cluster-to-shared-cta"' in spec,
         "builder enumerator": k >= 0,
-        "spelling": entry("spelling") == ".shared::cta.shared::cta",
+        "spelling": entry("spelling") == ".shared::cta.shared::cluster",
         "completion": entry("completion") == ".mbarrier::complete_tx::bytes",
-        "python name": entry("enumeratorName") == "SharedCtaToSharedCta",
+        "python name": entry("enumeratorName") == "SharedClusterToSharedCta",
         "flow role": '{"cp", {"async", "bulk"}, OpKind::BulkCopy}' in roles,
     }
 
@@ -141,8 +141,8 @@ def build_and_run(src, d, build):
     }
     py = (
         "import ptxlint.builder as b\n"
-        "d = b.BulkDir.SHARED_CTA_TO_SHARED_CTA\n"
-        "forms = [f for f in b.all_forms() if 'shared::cta.shared::cta' in b.print(f)]\n"
+        "d = b.BulkDir.SHARED_CLUSTER_TO_SHARED_CTA\n"
+        "forms = [f for f in b.all_forms() if '.shared::cta.shared::cluster.' in b.print(f)]\n"
         "assert forms, 'allForms has no new form'\n"
         "t = b.print(forms[0]); print(t)\n"
         "assert b.print(b.parse(t)) == t, 'decode round trip'\n"
