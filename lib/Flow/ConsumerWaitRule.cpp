@@ -138,13 +138,70 @@ uint32_t forwardJoin(const FlowFunction &FF, uint32_t X) {
   return Join > X ? Join : 0;
 }
 
+/// Whether the register Reg that instruction J defines is the address of
+/// an mbarrier operation after J.
+bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
+  for (uint32_t X : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[X];
+    const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
+    if (Bar && Bar->K == Opnd::Addr && Bar->BaseIsReg && Bar->Name == Reg)
+      return true;
+  }
+  return false;
+}
+
+/// Whether one of the 4096 instructions after J reads register Reg.
+bool readAfter(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
+  for (uint32_t X = J + 1; X < FF.Insts.size() && X < J + 4096; ++X) {
+    const FlowInst &I = FF.Insts[X];
+    FF.operand(I, 0); // decodes them all
+    for (size_t K = 0; K < I.Ops.size(); ++K) {
+      const Opnd &O = I.Ops[K];
+      if ((K > 0 && O.K == Opnd::Reg && O.Name == Reg) ||
+          (O.K == Opnd::Addr && O.BaseIsReg && O.Name == Reg) ||
+          (K > 0 && O.K == Opnd::Vec &&
+           std::find(O.Regs.begin(), O.Regs.end(), Reg) != O.Regs.end()))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// The notes where a wait is missing: J computes the address of its
+/// barrier, and the wait goes at the next instruction before Limit that is
+/// not a move -- past a forward branch around optional code (CUTLASS 70:
+/// "@p bra L; mov; L: wait"), where the paths join.
+void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
+                     FlowDiag &D) {
+  D.note(FF.Insts[J].Range, "the address of that mbarrier is computed here, "
+                            "but no mbarrier.try_wait uses it");
+  for (uint32_t X = J + 1; X < Limit; ++X) {
+    if (opWord(FF.Insts[X].Head) == "mov")
+      continue;
+    uint32_t Join = forwardJoin(FF, X);
+    if (Join > X && Join <= Limit) {
+      X = Join - 1;
+      continue;
+    }
+    D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the read");
+    break;
+  }
+}
+
 /// Where the wait belongs: when the code laid out before the read (its
 /// block and the preceding blocks that flow into it) computes the address
-/// of a barrier of class
-/// Full that no later mbarrier operation uses, the wait that should use it
-/// is missing: notes at that computation and at the instruction after it.
+/// of a barrier of class Full that no later mbarrier operation uses, the
+/// wait that should use it is missing: notes at that computation and at
+/// the instruction after it. Else (a loop whose read comes first in
+/// program order) the first address of that class that nothing reads.
 void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
                               uint32_t Rd, const Form &Full, FlowDiag &D) {
+  auto OfClass = [&](uint32_t J) -> const Opnd * {
+    const Opnd *Dst = FF.operand(FF.Insts[J], 0);
+    return Dst && Dst->K == Opnd::Reg && Arr.mayBeSame(FF.form(Dst, J + 1), Full)
+               ? Dst
+               : nullptr;
+  };
   uint32_t B = FF.blockOf(Rd);
   for (uint32_t J = Rd; J-- > 0 && J + 4096 > Rd;) {
     if (J < FF.Blocks[B].Begin) {
@@ -152,37 +209,26 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
       // also through a join (FA3's "if (warp == 0) wait" skipped by the
       // other warps), since the note only says where the wait belongs.
       if (B == 0)
-        return;
+        break;
       const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
       if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
-        return;
+        break;
       --B;
     }
-    const Opnd *Dst = FF.operand(FF.Insts[J], 0);
-    if (!Dst || Dst->K != Opnd::Reg || !Arr.mayBeSame(FF.form(Dst, J + 1), Full))
+    const Opnd *Dst = OfClass(J);
+    if (!Dst)
       continue;
-    for (uint32_t X : FF.RoleInsts) {
-      const FlowInst &I = FF.Insts[X];
-      const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
-      if (Bar && Bar->K == Opnd::Addr && Bar->BaseIsReg && Bar->Name == Dst->Name)
-        return; // used: not a missing wait's address
-    }
-    D.note(FF.Insts[J].Range, "the address of that mbarrier is computed "
-                              "here, but no mbarrier.try_wait uses it");
-    for (uint32_t X = J + 1; X < Rd; ++X) {
-      if (opWord(FF.Insts[X].Head) == "mov")
-        continue;
-      // A forward branch around optional code (CUTLASS 70: "@p bra L;
-      // mov; L: wait"): the wait goes where the paths join.
-      uint32_t Join = forwardJoin(FF, X);
-      if (Join > X && Join <= Rd) {
-        X = Join - 1;
-        continue;
-      }
-      D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the read");
-      break;
-    }
+    if (!usedAsBarrier(FF, J, Dst->Name))
+      noteMissingWait(FF, J, Rd, D);
     return;
+  }
+  for (uint32_t J = 0; J < FF.Insts.size(); ++J) {
+    const Opnd *Dst = OfClass(J);
+    if (Dst && FF.defCount(FF.regId(*Dst)) == 1 &&
+        !usedAsBarrier(FF, J, Dst->Name) && !readAfter(FF, J, Dst->Name)) {
+      noteMissingWait(FF, J, std::min<uint32_t>(uint32_t(FF.Insts.size()), J + 256), D);
+      return;
+    }
   }
 }
 

@@ -2,9 +2,10 @@
 //
 // Built once per function that contains async-copy work:
 //  * every instruction statement, classified (AsyncOpClassifier). Operands
-//    are decoded (parsed statements from the AST, the others by a light
-//    operand splitter) for the instructions rules act on; loads, and the
-//    arithmetic that computes an address or a count, only when asked;
+//    are decoded (parsed statements from the AST, the others from their
+//    text by Flow/OperandDecoder.h) for the instructions rules act on;
+//    loads, and the arithmetic that computes an address or a count, only
+//    when asked: rules read operands through operand(), which decodes first;
 //  * basic blocks split at labels and after bra/ret/exit; predicated branches
 //    and returns keep their fall-through edge; calls fall through;
 //  * register values, flow-insensitively: which shared/param symbol (plus

@@ -1,9 +1,7 @@
 // Unit tests of lib/Flow's operand decoder for statements read from text
 // (shared loads are not parsed): the fast path for simple operand lists and
 // the general splitter it falls back to must agree.
-#include "Flow/FlowFunction.h"
-#include "ptxlint/Linter.h"
-#include "ptxlint/SymbolTable.h"
+#include "FlowTestModule.h"
 
 #include <doctest/doctest.h>
 
@@ -13,8 +11,7 @@ using namespace ptxlint;
 using namespace ptxlint::flow;
 
 TEST_CASE("decode: text operands of shared loads") {
-  SourceBuffer Buffer("t.ptx",
-                      ".version 8.6\n.target sm_100a\n.address_size 64\n"
+  FlowTestModule T(".version 8.6\n.target sm_100a\n.address_size 64\n"
                       ".shared .align 4 .b8 smem[64];\n.entry k()\n{\n"
                       ".reg .b32 %r<4>;\n.reg .f32 %f<16>;\n"
                       "ld.shared.f32 %f1, [%r1+16];\n"
@@ -24,10 +21,8 @@ TEST_CASE("decode: text operands of shared loads") {
                       "ld.shared.v2.f32 {%f5, %f6}, [%r2];\n"
                       "ld.shared.f32 %f7, [smem+4];\n"
                       "ret;\n}\n");
-  DiagnosticEngine Diags;
-  Module M = parseModule(Buffer, Diags);
-  SymbolTable ST(M);
-  FlowFunction FF(M, ST, 0);
+  const FlowFunction &FF = T.FF;
+  const Module &M = T.M;
   std::vector<const FlowInst *> Loads;
   for (const FlowInst &I : FF.Insts)
     if (I.Op.Kind == OpKind::Load)

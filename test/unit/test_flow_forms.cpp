@@ -1,8 +1,6 @@
 // Unit tests of the forms of lib/Flow's value model (base + C + G * t): a
 // barrier array's element class, however the stage's offset is spelled.
-#include "Flow/FlowFunction.h"
-#include "ptxlint/Linter.h"
-#include "ptxlint/SymbolTable.h"
+#include "FlowTestModule.h"
 
 #include <doctest/doctest.h>
 
@@ -12,8 +10,7 @@ using namespace ptxlint;
 using namespace ptxlint::flow;
 
 TEST_CASE("forms: barrier array elements by stage") {
-  SourceBuffer Buffer(
-      "t.ptx",
+  FlowTestModule T(
       ".version 8.6\n.target sm_90a\n.address_size 64\n"
       ".shared .align 8 .b8 smem[1024];\n.entry k()\n{\n"
       ".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\n"
@@ -36,10 +33,7 @@ TEST_CASE("forms: barrier array elements by stage") {
       "setp.lt.u32 %p1, %r2, 4;\n"
       "@%p1 bra $L_loop;\n"
       "ret;\n}\n");
-  DiagnosticEngine Diags;
-  Module M = parseModule(Buffer, Diags);
-  SymbolTable ST(M);
-  FlowFunction FF(M, ST, 0);
+  const FlowFunction &FF = T.FF;
   REQUIRE(FF.Analyzable);
   std::vector<std::optional<Form>> Bars;
   const Opnd *FullOp = nullptr;
