@@ -77,11 +77,19 @@ def run_ptxas(ptxas, path, arch, timeout):
     return r.returncode, r.stdout + r.stderr
 
 
+def cache_key(target, version, instructions):
+    # v2: rejected lines are blanked until no new one is rejected.
+    return hashlib.sha1(("v2|%s|%s|%s" % (target, version, "\n".join(instructions))).encode()).hexdigest()
+
+
+def cache_path(work, key):
+    return os.path.join(work, "ptxas-cache", key + ".json")
+
+
 def ptxas_verdicts(ptxas, target, version, instructions, work, timeout):
     """{line index: first message} for the lines ptxas rejects."""
-    # v2: rejected lines are blanked until no new one is rejected.
-    key = hashlib.sha1(("v2|%s|%s|%s" % (target, version, "\n".join(instructions))).encode()).hexdigest()
-    cache = os.path.join(work, "ptxas-cache", key + ".json")
+    key = cache_key(target, version, instructions)
+    cache = cache_path(work, key)
     if os.path.exists(cache):
         with open(cache) as f:
             return {int(k): v for k, v in json.load(f).items()}
@@ -187,6 +195,11 @@ def main():
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--show", type=int, default=40,
                     help="disagreements to print")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="judge only the modules whose ptxas verdicts are "
+                    "already in --work's cache (a partial run's figure)")
+    ap.add_argument("--progress", action="store_true",
+                    help="a line on stderr as each (target, version) is done")
     args = ap.parse_args()
 
     ptxas = find_ptxas(args.ptxas)
@@ -207,6 +220,14 @@ def main():
     for (target, version), items in sorted(groups.items()):
         for k in range(0, len(items), args.chunk):
             jobs.append((target, version, items[k:k + args.chunk]))
+    uncached = 0
+    if args.cached_only:
+        cached = [j for j in jobs if os.path.exists(cache_path(
+            args.work, cache_key(j[0], j[1], [t for _, t in j[2]])))]
+        uncached = sum(len(j[2]) for j in jobs) - sum(len(j[2]) for j in cached)
+        jobs = cached
+        variants = [(t, v, tag, text) for t, v, items in jobs
+                    for tag, text in items]
 
     def judge(job):
         target, version, items = job
@@ -229,8 +250,15 @@ def main():
     bad = []
     by_tag = Counter()
     rejected = 0
+    slice_done = Counter()
+    slice_size = Counter((t, v) for t, v, _, _ in variants)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for (target, version, items), px, pl in pool.map(judge, jobs):
+            slice_done[(target, version)] += len(items)
+            if args.progress and slice_done[(target, version)] == slice_size[(target, version)]:
+                print("done %s %s: %d variants; %d unexplained so far"
+                      % (target, version, slice_size[(target, version)], len(bad)),
+                      file=sys.stderr, flush=True)
             for i, (tag, text) in enumerate(items):
                 by_tag[tag] += 1
                 p_err, l_err = i in px, i in pl
@@ -252,6 +280,8 @@ def main():
           "%d PTX versions" % (len(variants), rejected, len(jobs), len(targets),
                                " ".join(targets),
                                len({v for _, v, _, _ in variants})))
+    if args.cached_only:
+        print("not judged (ptxas verdicts not cached): %d variants" % uncached)
     print("by kind: " + ", ".join("%s %d" % kv for kv in sorted(by_tag.items())))
     for reason, n in sorted(used.items()):
         print("explained (%d): %s" % (n, reason))
