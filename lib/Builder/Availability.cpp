@@ -9,7 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FormRules.h"
 #include "ModuleText.h"
+#include "Slots.h"
 
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
@@ -25,172 +27,123 @@ namespace {
 
 // --- structure -----------------------------------------------------------------
 
-/// Whether cp.reduce.async.bulk takes Op on T into .global (Global) or into
-/// .shared::cluster: the redOp x type table of cp_reduce_async_bulk.yaml.
-bool redAllowed(bool Global, RedOp Op, RedType T) {
-  std::string_view Form =
-      Global ? "shared-cta-to-global" : "shared-cta-to-shared-cluster";
-  for (const spec::PairTableSpec &Table : tableOf<CpReduceAsyncBulk>().Tables) {
-    if (!Table.Forms.empty() &&
-        std::find(Table.Forms.begin(), Table.Forms.end(), Form) == Table.Forms.end())
-      continue;
-    for (const spec::Words &Row : Table.Allow)
-      if (!Row.empty() && Row[0] == spelling(Op))
-        return std::find(Row.begin() + 1, Row.end(), spelling(T)) != Row.end();
-    return false;
-  }
-  return false;
+std::string quoted(std::string_view W) { return "'" + std::string(W) + "'"; }
+
+/// The element count a vector or tensor slot takes with these qualifiers
+/// (its count_if, else its count; a count from the rank adds Dim).
+size_t wantedCount(const spec::OperandSpec &S, const WrittenQuals &Q, unsigned Dim) {
+  spec::CountSpec C = S.Count;
+  for (const spec::CountIfSpec &If : S.CountIf)
+    if (Q.has(If.If))
+      C = If.Count;
+  return size_t(std::max(0, (C.FromDim ? int(Dim) : 0) + C.Offset));
 }
 
-/// Whether the tables let instruction T written with the spaces Dir ("" for
-/// its one form) take load mode M: the form's `only` entry for the load
-/// mode, else the instruction's load_mode group.
-template <typename T> bool modeAllowed(std::string_view Dir, LoadMode M) {
-  const spec::InstructionSpec &I = tableOf<T>();
-  std::string_view W = spelling(M);
-  auto has = [&](auto Begin, auto End) { return std::find(Begin, End, W) != End; };
-  for (const spec::FormSpec &F : I.Forms) {
-    std::string S;
-    for (const spec::Words &Pos : F.Spaces)
-      if (!Pos.empty())
-        S += Pos[0];
-    if (!Dir.empty() && S != Dir)
-      continue;
-    for (const spec::Words &O : F.Only)
-      if (!O.empty() && O[0] == "load_mode")
-        return has(O.begin() + 1, O.end());
-    break;
-  }
-  const spec::GroupSpec *G = spec::findGroup(I, "load_mode");
-  return G && has(G->Values.begin(), G->Values.end());
-}
-
+/// A struct's problems read from the tables: what the checker would refuse
+/// in its printed text and print() cannot show (a field its form has no
+/// slot for is not printed in the slot's place), and what the tables refuse
+/// of the qualifiers it prints. The builder's own reading of the tables:
+/// the property tests hold it equal to the checker's.
 struct Structure {
   std::vector<std::string> Out;
   void err(std::string S) { Out.push_back(std::move(S)); }
-  /// "CtaMask (.multicast::cluster) needs .shared::cluster.global"
-  static std::string needs(const char *Field, Flag F, std::string_view What) {
-    return std::string(Field) + " (" + spelling(F) + ") needs " + std::string(What);
+
+  // Immediates against the slot's range, values and warnings.
+  void immediate(const spec::OperandSpec &S, int64_t V, const WrittenQuals &Q) {
+    std::string What = quoted(S.Name) + " " + std::to_string(V);
+    if (S.HasMin && V < S.Min)
+      err(What + " is below " + std::to_string(S.Min));
+    if (S.HasMax && V > S.Max)
+      err(What + " is above " + std::to_string(S.Max));
+    if (S.HasWarnMin && V < S.WarnMin)
+      err(What + " is below " + std::to_string(S.WarnMin));
+    if (S.MultipleOf && V % S.MultipleOf != 0)
+      err(What + " is not a multiple of " + std::to_string(S.MultipleOf));
+    const std::vector<int64_t> *Values = S.Values.empty() ? nullptr : &S.Values;
+    for (const spec::ValuesIfSpec &If : S.ValuesIf)
+      if (Q.has(If.If))
+        Values = &If.Values;
+    if (Values && std::find(Values->begin(), Values->end(), V) == Values->end())
+      err(What + " is not one of the values it takes");
+  }
+  void value(const spec::OperandSpec &S, const Value &V, bool Pred, const WrittenQuals &Q) {
+    if (Pred && V.IsImm)
+      err(quoted(S.PredName) + " is a predicate register, not an immediate");
+    if (!Pred && V.Negated)
+      err(quoted(S.Name) + " cannot be negated");
+    if (!Pred && V.IsImm)
+      immediate(S, V.Imm, Q);
+  }
+  void count(const spec::OperandSpec &S, size_t Have, const WrittenQuals &Q, unsigned Dim) {
+    size_t Want = wantedCount(S, Q, Dim);
+    if (Have != Want)
+      err(quoted(S.Name) + " has " + std::to_string(Have) + " elements, expected " +
+          std::to_string(Want));
+  }
+  // One field of a slot of the form, by its type.
+  void field(const spec::OperandSpec &S, const Value &V, bool Pred, const WrittenQuals &Q, unsigned) {
+    value(S, V, Pred, Q);
+  }
+  void field(const spec::OperandSpec &, const Address &, bool, const WrittenQuals &, unsigned) {}
+  void field(const spec::OperandSpec &S, const TensorRef &T, bool, const WrittenQuals &Q,
+             unsigned Dim) {
+    count(S, T.Coords.size(), Q, Dim);
+  }
+  void field(const spec::OperandSpec &S, const std::vector<Value> &Vs, bool,
+             const WrittenQuals &Q, unsigned Dim) {
+    count(S, Vs.size(), Q, Dim);
+  }
+  void field(const spec::OperandSpec &S, unsigned V, bool, const WrittenQuals &Q, unsigned) {
+    immediate(S, int64_t(V), Q);
+  }
+  void field(const spec::OperandSpec &S, int64_t V, bool, const WrittenQuals &Q, unsigned) {
+    immediate(S, V, Q);
+  }
+  template <typename V>
+  void field(const spec::OperandSpec &S, const std::optional<V> &F, bool Pred,
+             const WrittenQuals &Q, unsigned Dim) {
+    if (F)
+      field(S, *F, Pred, Q, Dim);
   }
 
-  void size(const Value &V) {
-    if (V.IsImm && (V.Imm <= 0 || V.Imm % 16 != 0 || V.Imm > 1048560))
-      err("size " + std::to_string(V.Imm) +
-          " is not a positive multiple of 16 up to 1048560");
+  template <typename T> void operator()(const T &I) {
+    const spec::InstructionSpec &Spec = tableOf<T>();
+    const spec::FormSpec &Form = formOf(I);
+    Inst Whole;
+    Whole.Op = I;
+    std::string Text = print(Whole);
+    WrittenQuals Q = readQualifiers(Spec, printedQualifiers(Text, instructionName<T>()), Out);
+    formProblems(Spec, Form, Q, Out);
+    unsigned Dim = Q.of("dim").size() == 3 ? unsigned(Q.of("dim")[1] - '0') : 0;
+    auto Has = [&](std::string_view W) { return Q.has(W); };
+    std::vector<const spec::OperandSpec *> Filled;
+    eachOperandField(I, [&](const spec::OperandSpec &S, const auto &F, bool Pred) {
+      bool InForm = std::any_of(Form.Operands.begin(), Form.Operands.end(),
+                                [&](const spec::OperandSpec &O) { return &O == &S; });
+      bool Set = isSet(F), Required = InForm && spec::slotRequired(S, Has);
+      if (Set && !InForm)
+        err(quoted(S.Name) + " is not an operand of " + formName(Spec, Form));
+      else if (Set && S.When == spec::Presence::If && !Required)
+        err(quoted(S.Name) + " goes with " + quoted(S.If[0]) +
+            (S.If.size() > 1 ? " (or another of its qualifiers)" : ""));
+      else if (!Set && Required)
+        err(quoted(S.Name) + " is required by " + formName(Spec, Form));
+      if (!Set)
+        return;
+      if (std::count(Filled.begin(), Filled.end(), &S))
+        err(quoted(S.Name) + (S.PredName.empty() ? "" : " and " + quoted(S.PredName)) +
+            " cannot both be given");
+      Filled.push_back(&S);
+      field(S, F, Pred, Q, Dim);
+    });
+    extra(I);
   }
-  void mbar(bool Needs, const std::optional<Address> &M) {
-    if (Needs && !M)
-      err("this direction completes on an mbarrier: Mbar is required");
-    if (!Needs && M)
-      err("this direction completes with .bulk_group: Mbar must be empty");
+  // What a struct's fields say together that no slot's data does.
+  void extra(const CpAsync &I) {
+    if (I.SrcSize && I.SrcSize->IsImm && I.SrcSize->Imm > int64_t(I.CpSize))
+      err("src-size " + std::to_string(I.SrcSize->Imm) + " is above cp-size");
   }
-  void coords(unsigned Dim, LoadMode Mode, const TensorRef &T) {
-    if (Dim < 1 || Dim > 5) {
-      err("Dim " + std::to_string(Dim) + " is not 1..5");
-      return;
-    }
-    bool Four = Mode == LoadMode::TileGather4 || Mode == LoadMode::TileScatter4;
-    if (Four && Dim != 2)
-      err(std::string(spelling(Mode)) + " needs .2d");
-    if ((Mode == LoadMode::Im2col || Mode == LoadMode::Im2colW ||
-         Mode == LoadMode::Im2colW128 || Mode == LoadMode::Im2colNoOffs) &&
-        Dim < 3)
-      err(std::string(spelling(Mode)) + " needs a tensor of 3 or more dimensions");
-    size_t Want = Four ? 5 : Dim;
-    if (T.Coords.size() != Want)
-      err("tensorCoords has " + std::to_string(T.Coords.size()) +
-          " elements, expected " + std::to_string(Want));
-  }
-  void im2col(unsigned Dim, LoadMode Mode, const std::vector<Value> &Info) {
-    size_t Want = 0;
-    if (Mode == LoadMode::Im2col)
-      Want = Dim >= 3 ? Dim - 2 : 1;
-    else if (Mode == LoadMode::Im2colW || Mode == LoadMode::Im2colW128)
-      Want = 2;
-    if (Info.size() != Want)
-      err("im2colInfo has " + std::to_string(Info.size()) + " elements, " +
-          spelling(Mode) + " needs " + std::to_string(Want));
-  }
-
-  void operator()(const CpAsync &I) {
-    if (I.CpSize != 4 && I.CpSize != 8 && I.CpSize != 16)
-      err("cp-size " + std::to_string(I.CpSize) + " is not 4, 8 or 16");
-    if (I.Cache == CacheOp::CG && I.CpSize != 16)
-      err(std::string(spelling(CacheOp::CG)) + " needs cp-size 16");
-    if (I.SrcSize && I.IgnoreSrc)
-      err("src-size and ignore-src cannot both be given");
-    if (I.IgnoreSrc && I.IgnoreSrc->IsImm)
-      err("ignore-src is a predicate register, not an immediate");
-    if (I.SrcSize && I.SrcSize->Negated)
-      err("src-size cannot be negated");
-    if (I.SrcSize && I.SrcSize->IsImm &&
-        (I.SrcSize->Imm < 0 || I.SrcSize->Imm > int64_t(I.CpSize)))
-      err("src-size " + std::to_string(I.SrcSize->Imm) + " is not in [0, cp-size]");
-  }
-  void operator()(const CpAsyncWaitGroup &I) {
-    if (I.N < 0)
-      err("wait_group N must not be negative");
-  }
-  void operator()(const CpAsyncBulkWaitGroup &I) {
-    if (I.N < 0)
-      err("wait_group N must not be negative");
-  }
-  void operator()(const CpAsyncBulk &I) {
-    size(I.Size);
-    mbar(I.Dir != BulkDir::SharedCtaToGlobal, I.Mbar);
-    if (I.CtaMask && I.Dir != BulkDir::GlobalToSharedCluster)
-      err(needs("CtaMask", Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
-    if (I.ByteMask && I.Dir != BulkDir::SharedCtaToGlobal)
-      err(needs("ByteMask", Flag::CpMask, spelling(BulkDir::SharedCtaToGlobal)));
-    if (I.CachePolicy && I.Dir == BulkDir::SharedCtaToSharedCluster)
-      err("CachePolicy needs a .global state space");
-  }
-  void operator()(const CpReduceAsyncBulk &I) {
-    size(I.Size);
-    bool Global = I.Dir == ReduceDir::SharedCtaToGlobal;
-    mbar(!Global, I.Mbar);
-    if (!redAllowed(Global, I.Op, I.Type))
-      err(std::string(spelling(I.Op)) + " does not take " + spelling(I.Type) +
-          (Global ? " into .global" : " into .shared::cluster"));
-    if (I.CachePolicy && !Global)
-      err("CachePolicy needs a .global state space");
-  }
-  void operator()(const CpAsyncBulkPrefetch &I) { size(I.Size); }
-  void operator()(const CpAsyncBulkTensor &I) {
-    bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
-    coords(I.Dim, I.Mode, I.Tensor);
-    if (Store) {
-      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
-        err(std::string(spelling(I.Mode)) + " is not a store mode");
-      if (!I.Im2colInfo.empty())
-        err("a store takes no im2colInfo");
-      if (I.Group != CtaGroup::None)
-        err("CtaGroup needs the mbarrier completion (a load)");
-    } else {
-      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
-        err(std::string(spelling(I.Mode)) + " is not a load mode");
-      else
-        im2col(I.Dim, I.Mode, I.Im2colInfo);
-    }
-    mbar(!Store, I.Mbar);
-    if (I.CtaMask && I.Dir != TensorDir::GlobalToSharedCluster)
-      err(needs("CtaMask", Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
-  }
-  void operator()(const CpReduceAsyncBulkTensor &I) {
-    if (!modeAllowed<CpReduceAsyncBulkTensor>("", I.Mode))
-      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
-          instructionName<CpReduceAsyncBulkTensor>());
-    coords(I.Dim, I.Mode, I.Tensor);
-  }
-  void operator()(const CpAsyncBulkPrefetchTensor &I) {
-    if (!modeAllowed<CpAsyncBulkPrefetchTensor>("", I.Mode))
-      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
-          instructionName<CpAsyncBulkPrefetchTensor>());
-    else
-      im2col(I.Dim, I.Mode, I.Im2colInfo);
-    coords(I.Dim, I.Mode, I.Tensor);
-  }
-  template <typename T> void operator()(const T &) {}
+  template <typename T> void extra(const T &) {}
 };
 
 } // namespace
