@@ -20,6 +20,7 @@
 #include "ptxlint/Target.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace ptxlint {
 namespace build {
@@ -225,161 +226,189 @@ template <typename E> std::vector<E> every() {
   return V;
 }
 
-/// Whether direction D completes on an mbarrier (and so takes one).
-template <typename E> bool onMbarrier(E D) {
-  return std::string_view(completion(D)) == completion(BulkDir::GlobalToSharedCta);
+/// The operands of one candidate: a fresh register of the type each slot
+/// takes first (an address: .b64), element counts from the slot's count.
+struct Filler {
+  const WrittenQuals &Q;
+  unsigned Dim;
+  unsigned Next = 1;
+
+  Value fresh(std::string_view Type) {
+    const char *Prefix = Type == ".pred" ? "%p" : Type.size() == 4 && Type.substr(2) == "16" ? "%rs"
+                         : Type.size() == 4 && Type.substr(2) == "64"                         ? "%rd"
+                                                                                              : "%r";
+    return reg(Prefix + std::to_string(Next++));
+  }
+  static std::string_view first(const spec::Words &W) { return W.empty() ? ".b32" : W[0]; }
+  std::vector<Value> elements(const spec::OperandSpec &S) {
+    std::vector<Value> V;
+    for (size_t K = 0, N = std::max<size_t>(1, wantedCount(S, Q, Dim)); K < N; ++K)
+      V.push_back(fresh(first(S.ElemRegs)));
+    return V;
+  }
+  void fill(const spec::OperandSpec &, Address &F, bool) { F = addr(fresh(".b64").Name); }
+  void fill(const spec::OperandSpec &S, Value &F, bool Pred) {
+    F = Pred ? fresh(".pred") : S.Regs.empty() ? imm(S.HasMin ? S.Min : 0) : fresh(S.Regs[0]);
+  }
+  void fill(const spec::OperandSpec &S, TensorRef &F, bool) {
+    F.Map = fresh(".b64");
+    F.Coords = elements(S);
+  }
+  void fill(const spec::OperandSpec &S, std::vector<Value> &F, bool) { F = elements(S); }
+  template <typename V> void fill(const spec::OperandSpec &S, std::optional<V> &F, bool Pred) {
+    fill(S, F.emplace(), Pred);
+  }
+  // Integer fields are enumerated (immediates()), not filled.
+  void fill(const spec::OperandSpec &, unsigned &, bool) {}
+  void fill(const spec::OperandSpec &, int64_t &, bool) {}
+};
+
+/// The values an integer field takes among the candidates: the slot's list
+/// of values, else 0 and 3 (a count or size of either sign of "none").
+std::vector<int64_t> immediates(const spec::OperandSpec &S) {
+  if (!S.Values.empty())
+    return S.Values;
+  return {0, 3};
+}
+
+/// The candidates of one struct whose qualifier fields are set: the fields
+/// of the form's required slots filled, its other slots' fields filled in
+/// every combination, and each field no slot of the form has filled alone
+/// (refused: the property tests check that the model and ptxas say so).
+template <typename T> void withOperands(T Base, std::vector<Inst> &Out) {
+  const spec::InstructionSpec &Spec = tableOf<T>();
+  const spec::FormSpec &Form = formOf(Base);
+  Inst Plain;
+  Plain.Op = Base;
+  std::vector<std::string> Ignored;
+  std::string Text = print(Plain);
+  WrittenQuals Q = readQualifiers(Spec, printedQualifiers(Text, instructionName<T>()), Ignored);
+  unsigned Dim = Q.of("dim").size() == 3 ? unsigned(Q.of("dim")[1] - '0') : 0;
+  auto Has = [&](std::string_view W) { return Q.has(W); };
+  // Which fields (by position in eachOperandField's order) to fill how.
+  enum Role { Required, Toggled, Foreign, Enumerated };
+  std::vector<Role> Roles;
+  std::vector<std::vector<int64_t>> Values;
+  eachOperandField(Base, [&](const spec::OperandSpec &S, auto &F, bool) {
+    using V = std::decay_t<decltype(F)>;
+    bool InForm = std::any_of(Form.Operands.begin(), Form.Operands.end(),
+                              [&](const spec::OperandSpec &O) { return &O == &S; });
+    bool Integer = std::is_same_v<V, unsigned> || std::is_same_v<V, int64_t>;
+    Roles.push_back(Integer ? Enumerated
+                    : !InForm ? Foreign
+                    : spec::slotRequired(S, Has) ? Required
+                                                 : Toggled);
+    Values.push_back(Integer ? immediates(S) : std::vector<int64_t>());
+  });
+  auto Build = [&](auto Chosen, const std::vector<size_t> &Pick) {
+    T I = Base;
+    Filler Fill{Q, Dim};
+    size_t K = 0;
+    eachOperandField(I, [&](const spec::OperandSpec &S, auto &F, bool Pred) {
+      using V = std::decay_t<decltype(F)>;
+      if constexpr (std::is_same_v<V, unsigned> || std::is_same_v<V, int64_t>)
+        F = V(Values[K][Pick[K]]);
+      else if (Roles[K] == Required || Chosen(K))
+        Fill.fill(S, F, Pred);
+      ++K;
+    });
+    Inst R;
+    R.Op = I;
+    Out.push_back(std::move(R));
+  };
+  // Every choice of the integer fields' values (an odometer over Pick).
+  std::vector<size_t> Pick(Roles.size());
+  for (;;) {
+    std::vector<size_t> Toggles;
+    for (size_t K = 0; K < Roles.size(); ++K)
+      if (Roles[K] == Toggled)
+        Toggles.push_back(K);
+    for (unsigned Mask = 0; Mask < (1u << Toggles.size()); ++Mask)
+      Build([&](size_t K) {
+        for (size_t B = 0; B < Toggles.size(); ++B)
+          if (Toggles[B] == K)
+            return ((Mask >> B) & 1) != 0;
+        return false;
+      }, Pick);
+    for (size_t K = 0; K < Roles.size(); ++K)
+      if (Roles[K] == Foreign)
+        Build([&](size_t J) { return J == K; }, Pick);
+    size_t K = 0;
+    while (K < Roles.size() && (Roles[K] != Enumerated || ++Pick[K] == Values[K].size()))
+      Pick[K++] = 0;
+    if (K == Roles.size())
+      break;
+  }
 }
 
 /// Every instruction the builder's structs can spell: each enumerator of the
-/// generated enums, each optional operand present or not, dimensions 1-5,
-/// with well-shaped operands (fixed register names). Most are not valid:
-/// allForms() keeps what the checker takes.
+/// generated enums and dimensions 1-5, with their operands as the tables'
+/// slots take them (withOperands). Most are not valid: allForms() keeps
+/// what the checker takes.
 std::vector<Inst> candidates() {
   std::vector<Inst> F;
-  const Address Dst = addr("%rd1"), Src = addr("%rd2"), Mbar = addr("%rd3");
-  const Value Map = reg("%rd4"), Policy = reg("%rd5"), Size = reg("%r1");
-  const Value CtaMask = reg("%rs1"), ByteMask = reg("%rs2");
-  const bool Both[] = {false, true};
-  // With the optional cache policy (.L2::cache_hint) or without.
-  auto push = [&](auto I, bool Hint) {
-    if (Hint)
-      I.CachePolicy = Policy;
-    F.push_back(I);
-  };
-  auto Regs = [](const char *Prefix, size_t N) {
-    std::vector<Value> C;
-    for (size_t K = 0; K < N; ++K)
-      C.push_back(reg(Prefix + std::to_string(3 + K)));
-    return C;
-  };
-  // The operand shapes of Builder.h: .im2col takes Dim-2 offsets, ::w two;
-  // gather4/scatter4 five coordinates.
-  auto InfoFor = [&](unsigned D, LoadMode M) {
-    if (M == LoadMode::Im2col)
-      return Regs("%rs", D >= 3 ? D - 2 : 1);
-    if (M == LoadMode::Im2colW || M == LoadMode::Im2colW128)
-      return Regs("%rs", 2);
-    return std::vector<Value>();
-  };
-  auto CoordsFor = [&](unsigned D, LoadMode M) {
-    return Regs("%r", M == LoadMode::TileGather4 || M == LoadMode::TileScatter4 ? 5 : D);
-  };
-
   for (CacheOp C : every<CacheOp>())
     for (CpAsyncDir Dir : every<CpAsyncDir>())
-      for (unsigned Sz : {4u, 8u, 16u})
-        for (PrefetchSize P : every<PrefetchSize>())
-          for (int Tail = 0; Tail < 3; ++Tail)
-            for (bool Hint : Both) {
-              CpAsync I;
-              I.Cache = C;
-              I.DstSharedCta = Dir == CpAsyncDir::SharedCtaGlobal;
-              I.Prefetch = P;
-              I.Dst = Dst;
-              I.Src = Src;
-              I.CpSize = Sz;
-              if (Tail == 1)
-                I.SrcSize = reg("%r2");
-              if (Tail == 2)
-                I.IgnoreSrc = reg("%p1");
-              push(I, Hint);
-            }
-  F.push_back(CpAsyncCommitGroup{});
-  F.push_back(CpAsyncWaitGroup{0});
-  F.push_back(CpAsyncWaitGroup{3});
-  F.push_back(CpAsyncWaitAll{});
-
-  for (BulkDir D : every<BulkDir>())
-    for (bool Multicast : Both)
-      for (bool Hint : Both)
-        for (bool Mask : Both) {
-          CpAsyncBulk I;
-          I.Dir = D;
-          I.Dst = Dst;
-          I.Src = Src;
-          I.Size = Size;
-          if (onMbarrier(D))
-            I.Mbar = Mbar;
-          if (Multicast)
-            I.CtaMask = CtaMask;
-          if (Hint)
-            I.CachePolicy = Policy;
-          if (Mask)
-            I.ByteMask = ByteMask;
-          F.push_back(I);
-        }
+      for (PrefetchSize P : every<PrefetchSize>()) {
+        CpAsync I;
+        I.Cache = C;
+        I.DstSharedCta = Dir == CpAsyncDir::SharedCtaGlobal;
+        I.Prefetch = P;
+        withOperands(I, F);
+      }
+  withOperands(CpAsyncCommitGroup{}, F);
+  withOperands(CpAsyncWaitGroup{}, F);
+  withOperands(CpAsyncWaitAll{}, F);
+  for (BulkDir D : every<BulkDir>()) {
+    CpAsyncBulk I;
+    I.Dir = D;
+    withOperands(I, F);
+  }
   for (ReduceDir D : every<ReduceDir>())
     for (RedOp Op : every<RedOp>())
-      for (RedType Ty : every<RedType>())
-        for (bool Hint : Both) {
-          CpReduceAsyncBulk I;
-          I.Dir = D;
-          I.Op = Op;
-          I.Type = Ty;
-          I.Dst = Dst;
-          I.Src = Src;
-          I.Size = Size;
-          if (onMbarrier(D))
-            I.Mbar = Mbar;
-          push(I, Hint);
-        }
-  for (bool Hint : Both) {
-    CpAsyncBulkPrefetch I;
-    I.Src = Src;
-    I.Size = Size;
-    push(I, Hint);
-  }
-
+      for (RedType Ty : every<RedType>()) {
+        CpReduceAsyncBulk I;
+        I.Dir = D;
+        I.Op = Op;
+        I.Type = Ty;
+        withOperands(I, F);
+      }
+  withOperands(CpAsyncBulkPrefetch{}, F);
   // One instruction after another, as allForms() lists them (a module of
   // them, each mode's dimensions together).
   for (TensorDir D : every<TensorDir>())
     for (LoadMode M : every<LoadMode>())
       for (unsigned Dim = 1; Dim <= 5; ++Dim)
-        for (bool Multicast : Both)
-          for (CtaGroup G : every<CtaGroup>())
-            for (bool Hint : Both) {
-              CpAsyncBulkTensor I;
-              I.Dir = D;
-              I.Dim = Dim;
-              I.Mode = M;
-              I.Shared = Dst;
-              I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
-              if (onMbarrier(D)) {
-                I.Mbar = Mbar;
-                I.Im2colInfo = InfoFor(Dim, M);
-              } else {
-                I.Shared = Src;
-              }
-              if (Multicast)
-                I.CtaMask = CtaMask;
-              I.Group = G;
-              push(I, Hint);
-            }
-  for (LoadMode M : every<LoadMode>())
-    for (unsigned Dim = 1; Dim <= 5; ++Dim)
-      for (RedOp Op : every<RedOp>())
-        for (bool Hint : Both) {
-          CpReduceAsyncBulkTensor I;
+        for (CtaGroup G : every<CtaGroup>()) {
+          CpAsyncBulkTensor I;
+          I.Dir = D;
           I.Dim = Dim;
           I.Mode = M;
-          I.Op = Op;
-          I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
-          I.Src = Src;
-          push(I, Hint);
+          I.Group = G;
+          withOperands(I, F);
         }
   for (LoadMode M : every<LoadMode>())
     for (unsigned Dim = 1; Dim <= 5; ++Dim)
-      for (bool Hint : Both) {
-        CpAsyncBulkPrefetchTensor I;
+      for (RedOp Op : every<RedOp>()) {
+        CpReduceAsyncBulkTensor I;
         I.Dim = Dim;
         I.Mode = M;
-        I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
-        I.Im2colInfo = InfoFor(Dim, M);
-        push(I, Hint);
+        I.Op = Op;
+        withOperands(I, F);
       }
-  F.push_back(CpAsyncBulkCommitGroup{});
-  F.push_back(CpAsyncBulkWaitGroup{false, 0});
-  F.push_back(CpAsyncBulkWaitGroup{true, 1});
+  for (LoadMode M : every<LoadMode>())
+    for (unsigned Dim = 1; Dim <= 5; ++Dim) {
+      CpAsyncBulkPrefetchTensor I;
+      I.Dim = Dim;
+      I.Mode = M;
+      withOperands(I, F);
+    }
+  withOperands(CpAsyncBulkCommitGroup{}, F);
+  for (bool Read : {false, true}) {
+    CpAsyncBulkWaitGroup W;
+    W.Read = Read;
+    withOperands(W, F);
+  }
   return F;
 }
 
