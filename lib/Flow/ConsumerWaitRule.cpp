@@ -138,6 +138,54 @@ uint32_t forwardJoin(const FlowFunction &FF, uint32_t X) {
   return Join > X ? Join : 0;
 }
 
+/// Whether the wait at K blocks: its block ends with a branch on its result
+/// (directly, "@P bra DONE", or through "selp r, 1, 0, P; setp p, r, 0")
+/// and lies on a cycle (an inline "LAB_WAIT: try_wait P; @P bra DONE; bra
+/// LAB_WAIT" spin, a C++ "while (!try_wait()) backoff" loop). A
+/// try_wait/test_wait whose result is kept ("selp token, 1, 0, P") is a
+/// probe that a later "if (!token) spin" checks: the probe does not
+/// acquire, the spin does (and so does the edge that skips it: SkipOf).
+bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
+  uint32_t B = FF.blockOf(K);
+  const Block &Bl = FF.Blocks[B];
+  const Opnd *Res = FF.operand(FF.Insts[K], 0);
+  // A scope's ".reg .pred P1" may decode as a symbol: names are enough.
+  auto Named = [](const Opnd *O) {
+    return O && (O->K == Opnd::Reg || O->K == Opnd::Sym);
+  };
+  if (!Named(Res) || Bl.End <= K + 1)
+    return false;
+  std::vector<std::string_view> From(1, Res->Name);
+  auto Tainted = [&](std::string_view R) {
+    return std::find(From.begin(), From.end(), R) != From.end();
+  };
+  for (uint32_t X = K + 1; X + 1 < Bl.End; ++X) {
+    const FlowInst &I = FF.Insts[X];
+    const Opnd *Dst = FF.operand(I, 0);
+    if (!Named(Dst))
+      continue;
+    for (size_t J = 1; J < I.Ops.size(); ++J)
+      if (Named(&I.Ops[J]) && Tainted(I.Ops[J].Name)) {
+        From.push_back(Dst->Name);
+        break;
+      }
+  }
+  const FlowInst &Last = FF.Insts[Bl.End - 1];
+  if (Last.Op.Kind != OpKind::Branch || !Tainted(Last.Guard))
+    return false;
+  // On a cycle through B (the spin's back edge), within a few blocks.
+  std::vector<uint32_t> Seen(1, B);
+  for (size_t X = 0; X < Seen.size() && Seen.size() < 32; ++X)
+    for (uint32_t S : FF.Blocks[Seen[X]].Succs) {
+      if (S == B)
+        return true;
+      if (S + 16 >= B && S <= B + 16 &&
+          std::find(Seen.begin(), Seen.end(), S) == Seen.end())
+        Seen.push_back(S);
+    }
+  return false;
+}
+
 /// Whether the register Reg that instruction J defines is the address of
 /// an mbarrier operation after J.
 bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
@@ -148,6 +196,22 @@ bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
       return true;
   }
   return false;
+}
+
+/// Whether the register Reg that instruction J defines is the address of
+/// a probe after J and of no other mbarrier operation.
+bool usedByProbeOnly(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
+  bool Probe = false;
+  for (uint32_t X : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[X];
+    const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
+    if (!Bar || Bar->K != Opnd::Addr || !Bar->BaseIsReg || Bar->Name != Reg)
+      continue;
+    if (I.Op.Kind != OpKind::MbarWait || blocksUntilDone(FF, X))
+      return false;
+    Probe = true;
+  }
+  return Probe;
 }
 
 /// Whether one of the 4096 instructions after J reads register Reg.
@@ -218,6 +282,8 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
     const Opnd *Dst = OfClass(J);
     if (!Dst)
       continue;
+    if (usedByProbeOnly(FF, J, Dst->Name))
+      continue; // the next stage's probe: this stage's address is further back
     if (!usedAsBarrier(FF, J, Dst->Name))
       noteMissingWait(FF, J, Rd, D);
     return;
@@ -363,6 +429,8 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
+      if (!blocksUntilDone(FF, K))
+        break; // a probe
       const Shape &A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
         if (Arr.mayBeSame(A, Full[F]))
@@ -455,7 +523,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       continue;
     for (size_t X = 0; X < 2; ++X) {
       uint32_t J = Ss[X], Start = Ss[1 - X];
-      if (Start == P || NPreds[Start] != 1)
+      if (Start == P)
         continue;
       Region.assign(1, Start);
       bool Ok = true;
@@ -473,9 +541,10 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
           Region.push_back(N);
         }
       }
-      // Entered only from P (Start) or from inside.
-      for (size_t R = 1; Ok && R < Region.size(); ++R) {
-        uint32_t Inside = 0;
+      // Entered only from P (Start) or from inside (a spin loop's head
+      // is also its back edge's target).
+      for (size_t R = 0; Ok && R < Region.size(); ++R) {
+        uint32_t Inside = R == 0;
         for (uint32_t Q : Region)
           for (uint32_t N : FF.Blocks[Q].Succs)
             Inside += N == Region[R];
