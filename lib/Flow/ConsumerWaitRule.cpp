@@ -298,6 +298,88 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
   }
 }
 
+/// What a region of code does to the acquired / released class sets.
+struct Skip {
+  uint64_t Acq = 0, Rel = 0;
+};
+
+/// A wait or a release that some threads branch around is the warp's:
+/// "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
+/// cluster-wide release), "if (warp == 0) wait" before a named barrier
+/// (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
+/// sm100). The edge that skips such a region (entered only from the
+/// branch, left only to the skip edge's target, at most 16 blocks) has the
+/// region's effect too.
+class SkipRegions {
+public:
+  /// Effect(K): what event K of Events does.
+  template <class EffectFn>
+  SkipRegions(const FlowFunction &FF, const EventLists &Events, EffectFn Effect)
+      : FF(FF), Of(FF.Blocks.size() * 2) {
+    size_t NB = FF.Blocks.size();
+    std::vector<uint32_t> NPreds(NB, 0);
+    for (uint32_t B = 0; B < NB; ++B)
+      for (uint32_t S : FF.Blocks[B].Succs)
+        ++NPreds[S];
+    std::vector<uint32_t> Region;
+    for (uint32_t P = 0; P < NB; ++P) {
+      const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+      if (Ss.size() != 2 || Ss[0] == Ss[1])
+        continue;
+      for (size_t X = 0; X < 2; ++X) {
+        uint32_t J = Ss[X], Start = Ss[1 - X];
+        if (Start == P)
+          continue;
+        Region.assign(1, Start);
+        bool Ok = true;
+        for (size_t R = 0; Ok && R < Region.size(); ++R) {
+          const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
+          Ok = !Rs.empty(); // an exit inside: not a skippable region
+          for (uint32_t N : Rs) {
+            if (N == J ||
+                std::find(Region.begin(), Region.end(), N) != Region.end())
+              continue;
+            if (N == P || Region.size() == 16) {
+              Ok = false;
+              break;
+            }
+            Region.push_back(N);
+          }
+        }
+        // Entered only from P (Start) or from inside (a spin loop's head
+        // is also its back edge's target).
+        for (size_t R = 0; Ok && R < Region.size(); ++R) {
+          uint32_t Inside = R == 0;
+          for (uint32_t Q : Region)
+            for (uint32_t N : FF.Blocks[Q].Succs)
+              Inside += N == Region[R];
+          Ok = Inside == NPreds[Region[R]];
+        }
+        if (!Ok)
+          continue;
+        Skip &Sk = Of[P * 2 + X];
+        for (uint32_t Q : Region)
+          for (uint32_t K : Events.of(Q)) {
+            Skip E = Effect(K);
+            Sk.Acq |= E.Acq;
+            Sk.Rel |= E.Rel;
+          }
+      }
+    }
+  }
+  /// The effect of the region that the edge from P to Succs[X] skips.
+  const Skip &at(uint32_t P, size_t X) const {
+    static const Skip None;
+    return FF.Blocks[P].Succs.size() == 2 ? Of[P * 2 + X] : None;
+  }
+
+private:
+  const FlowFunction &FF;
+  /// Per block with two successors: the effect of the region at the other
+  /// successor, on the edge to Succs[X] (index X).
+  std::vector<Skip> Of;
+};
+
 } // namespace
 
 void runConsumerWaitRule(const FlowRuleContext &C) {
@@ -498,71 +580,12 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       S.release(At(K).Releases);
     }
   };
-  // A wait or a release that some threads branch around is the warp's:
-  // "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
-  // cluster-wide release), "if (warp == 0) wait" before a named barrier
-  // (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
-  // sm100). The edge that skips such a region (entered only from the
-  // branch, left only to the skip edge's target, at most 16 blocks) has
-  // the region's effect too.
   size_t NB = FF.Blocks.size();
-  std::vector<uint32_t> NPreds(NB, 0);
-  for (uint32_t B = 0; B < NB; ++B)
-    for (uint32_t S : FF.Blocks[B].Succs)
-      ++NPreds[S];
-  struct Skip {
-    uint64_t Acq = 0, Rel = 0;
-  };
-  // Per block with two successors: the effect of the region at the other
-  // successor, on the edge to Succs[X] (index X into SkipOf).
-  std::vector<Skip> SkipOf(NB * 2);
-  std::vector<uint32_t> Region;
-  for (uint32_t P = 0; P < NB; ++P) {
-    const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
-    if (Ss.size() != 2 || Ss[0] == Ss[1])
-      continue;
-    for (size_t X = 0; X < 2; ++X) {
-      uint32_t J = Ss[X], Start = Ss[1 - X];
-      if (Start == P)
-        continue;
-      Region.assign(1, Start);
-      bool Ok = true;
-      for (size_t R = 0; Ok && R < Region.size(); ++R) {
-        const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
-        Ok = !Rs.empty(); // an exit inside: not a skippable region
-        for (uint32_t N : Rs) {
-          if (N == J ||
-              std::find(Region.begin(), Region.end(), N) != Region.end())
-            continue;
-          if (N == P || Region.size() == 16) {
-            Ok = false;
-            break;
-          }
-          Region.push_back(N);
-        }
-      }
-      // Entered only from P (Start) or from inside (a spin loop's head
-      // is also its back edge's target).
-      for (size_t R = 0; Ok && R < Region.size(); ++R) {
-        uint32_t Inside = R == 0;
-        for (uint32_t Q : Region)
-          for (uint32_t N : FF.Blocks[Q].Succs)
-            Inside += N == Region[R];
-        Ok = Inside == NPreds[Region[R]];
-      }
-      if (!Ok)
-        continue;
-      Skip &Sk = SkipOf[P * 2 + X];
-      for (uint32_t Q : Region)
-        for (uint32_t K : Events.of(Q)) {
-          Sk.Acq |= At(K).Acquires;
-          Sk.Rel |= At(K).Releases;
-        }
-    }
-  }
+  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+    return Skip{At(K).Acquires, At(K).Releases};
+  });
   auto SkipAt = [&](uint32_t P, size_t X) -> const Skip & {
-    static const Skip None;
-    return FF.Blocks[P].Succs.size() == 2 ? SkipOf[P * 2 + X] : None;
+    return Skips.at(P, X);
   };
   auto Edge = [&](uint32_t P, size_t X, AcqState &S) {
     const Skip &Sk = SkipAt(P, X);
