@@ -554,8 +554,6 @@ void runCompletionRules(const FlowRuleContext &C) {
     AddrKey Bar = FF.localBarrier(AtK);
     if (!Bar.valid())
       return;
-    if (CheckStageRelease(S, AtK, Bar))
-      return;
     // One report per release, naming the store issued last before it.
     int64_t Pick = -1;
     for (size_t K = 0; K < Sites.size(); ++K) {
@@ -574,8 +572,11 @@ void runCompletionRules(const FlowRuleContext &C) {
                        (!Before(Pick) || Sites[size_t(Pick)].Inst < St.Inst)))
         Pick = int64_t(K);
     }
-    if (Pick < 0)
+    if (Pick < 0) {
+      // Each store has been waited for, some with too large an N.
+      CheckStageRelease(S, AtK, Bar);
       return;
+    }
     const FlowInst &Cp = FF.Insts[Sites[size_t(Pick)].Inst];
     auto D = C.likely(rules::FlowWriteInFlightSource, FF.Insts[AtK].Range,
                       "this mbarrier.arrive releases shared memory while a " +
