@@ -130,6 +130,77 @@ std::string opName(const FlowInst &I) {
   }
 }
 
+/// Whether the guards of instructions A < B test the same condition: one
+/// predicate not redefined between them, or two predicates set by the
+/// same setp of the same values (CUTLASS recomputes "setp.ne.s32 p, r, 0"
+/// before each elected-thread region).
+bool sameGuard(const FlowFunction &FF, uint32_t A, uint32_t B) {
+  const FlowInst &IA = FF.Insts[A], &IB = FF.Insts[B];
+  if (IA.Guard.empty() || IB.Guard.empty() || IA.GuardNeg != IB.GuardNeg)
+    return false;
+  int32_t RA = FF.regId(IA.Guard), RB = FF.regId(IB.Guard);
+  int64_t DA = FF.lastDefBefore(RA, A), DB = FF.lastDefBefore(RB, B);
+  if (RA < 0 || DA < 0 || DB < 0)
+    return false;
+  if (RA == RB)
+    return DA == DB;
+  const FlowInst &SA = FF.Insts[size_t(DA)], &SB = FF.Insts[size_t(DB)];
+  if (opWord(SA.Head) != "setp" || SA.Head != SB.Head || !SA.Guard.empty() ||
+      !SB.Guard.empty())
+    return false;
+  FF.operand(SA, 0); // decodes them all
+  FF.operand(SB, 0);
+  if (SA.Ops.size() != SB.Ops.size() || SA.Ops.size() < 3)
+    return false;
+  for (size_t K = 1; K < SA.Ops.size(); ++K) {
+    const Opnd &X = SA.Ops[K], &Y = SB.Ops[K];
+    if (X.K != Y.K || X.Name != Y.Name || X.Value != Y.Value)
+      return false;
+    if (X.K == Opnd::Reg && FF.lastDefBefore(FF.regId(X), uint32_t(DA)) !=
+                                FF.lastDefBefore(FF.regId(Y), uint32_t(DB)))
+      return false;
+    if (X.K != Opnd::Reg && X.K != Opnd::Imm)
+      return false;
+  }
+  return true;
+}
+
+/// Where the threads that ran instruction K inside a region guarded by
+/// "@p bra L" (K in the fall-through, L after K) run again: the region of
+/// the next branch on the same condition just after L, with only
+/// arithmetic between (CUTLASS's epilogue: "@p bra L1; store; commit; L1:
+/// add; @p bra L2; wait_group.read 1; L2:"); that region's first
+/// instruction, or 0 if there is none.
+uint32_t sameThreadsAgain(const FlowFunction &FF, uint32_t K) {
+  int64_t Guard = -1;
+  for (uint32_t X = K, N = 0; X-- > 0 && N < 64; ++N) {
+    const FlowInst &I = FF.Insts[X];
+    if (I.Op.Kind != OpKind::Branch || I.Guard.empty())
+      continue;
+    const Block &B = FF.Blocks[FF.blockOf(X)];
+    uint32_t L = 0;
+    for (uint32_t S : B.Succs)
+      L = std::max(L, FF.Blocks[S].Begin);
+    if (L > K)
+      Guard = X;
+    break;
+  }
+  if (Guard < 0)
+    return 0;
+  const Block &GB = FF.Blocks[FF.blockOf(uint32_t(Guard))];
+  uint32_t L = 0;
+  for (uint32_t S : GB.Succs)
+    L = std::max(L, FF.Blocks[S].Begin);
+  for (uint32_t Y = L; Y < FF.Insts.size() && Y < L + 8; ++Y) {
+    const FlowInst &I = FF.Insts[Y];
+    if (I.Op.Kind == OpKind::Branch)
+      return !I.Guard.empty() && sameGuard(FF, uint32_t(Guard), Y) ? Y + 1 : 0;
+    if (I.Op.Kind != OpKind::Other)
+      return 0;
+  }
+  return 0;
+}
+
 } // namespace
 
 void runCompletionRules(const FlowRuleContext &C) {
@@ -366,8 +437,13 @@ void runCompletionRules(const FlowRuleContext &C) {
     uint32_t At = Sites[Trigger].Inst;
     for (uint32_t X = At + 1; X < FF.Insts.size() && X < At + 64; ++X)
       if (FF.Insts[X].Op.Kind == OpKind::BulkCommit) {
-        if (X + 1 < FF.Insts.size())
-          D.note(FF.Insts[X + 1].Range,
+        // In the committing thread: past the end of an elected thread's
+        // region, where that thread runs next.
+        uint32_t P = sameThreadsAgain(FF, X);
+        if (!P)
+          P = X + 1;
+        if (P < FF.Insts.size())
+          D.note(FF.Insts[P].Range,
                  "add cp.async.bulk.wait_group.read here, after its commit, "
                  "before the buffer is reused");
         break;
