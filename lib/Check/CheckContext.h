@@ -55,6 +55,19 @@ struct InstructionCheck {
   std::vector<Target> Targets;       ///< the module's target (see
                                      ///< effectiveTarget), if known
   PtxVersion Version;                ///< the module's PTX version (or 0.0)
+  /// Number of report() calls so far, whatever the policy then does with
+  /// them: the checker memoises a head's qualifier and target checks only
+  /// when they reported nothing.
+  unsigned Reports = 0;
+  /// symbol()'s last lookups, by the operand text they were for: the checks
+  /// ask again for the same operand (declared? a register? of which type?).
+  struct SymbolMemo {
+    const char *Name;
+    size_t Size;
+    const Symbol *Sym;
+  };
+  mutable SymbolMemo Looked[8];
+  mutable unsigned LookedCount = 0;
 
   InstructionCheck(LintContext &Ctx, const Instruction &I,
                    const spec::InstructionSpec &Spec, int32_t Function,
