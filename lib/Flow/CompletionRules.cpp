@@ -18,6 +18,7 @@
 #include "Flow/FlowRules.h"
 #include "Flow/PathConditions.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace ptxlint {
@@ -208,6 +209,32 @@ void runCompletionRules(const FlowRuleContext &C) {
   // and the wait are often guarded by separate tests of one register, which
   // the path conditions correlate.
   const bool HasArriveHandOver = FF.has(OpKind::CpAsyncMbarrierArrive);
+  // Where the missing commit goes: after the last copy of kind R that is
+  // still uncommitted in S, before instruction Before in the text if one
+  // is (the group's last store), on its own path (through an if-else's
+  // "bra.uni JOIN").
+  auto NoteCommitPlace = [&](FlowDiag &D, const CompState &S, Role R,
+                             uint32_t Before) {
+    int64_t Last = -1, LastAny = -1;
+    for (size_t K = 0; K < NC; ++K) {
+      if (Sites[K].R != R || !S.U.holds(K))
+        continue;
+      int64_t I = Sites[K].Inst;
+      LastAny = std::max(LastAny, I);
+      if (I < int64_t(Before))
+        Last = std::max(Last, I);
+    }
+    if (Last < 0)
+      Last = LastAny;
+    uint32_t X = Last < 0 ? uint32_t(FF.Insts.size())
+                          : FF.nextExecuted(uint32_t(Last));
+    if (X < FF.Insts.size())
+      D.note(FF.Insts[X].Range, R == Role::BulkGroup
+                                    ? "add cp.async.bulk.commit_group here, "
+                                      "after the group's last bulk operation"
+                                    : "add cp.async.commit_group here, after "
+                                      "the group's last cp.async");
+  };
   auto CheckUncommitted = [&](const CompState &S, Role R, uint32_t WaitK) {
     const FlowInst &W = FF.Insts[WaitK];
     auto N = FF.constant(FF.operand(W, W.Op.WaitNOp));
@@ -244,6 +271,7 @@ void runCompletionRules(const FlowRuleContext &C) {
           D.note(Next.Range, "the commit_group is placed after the wait it "
                              "was meant for");
       }
+      NoteCommitPlace(D, S, R, WaitK);
     }
   };
 
@@ -298,7 +326,7 @@ void runCompletionRules(const FlowRuleContext &C) {
                          "cp.async.bulk.wait_group");
   };
 
-  auto CheckExit = [&](const CompState &S, SourceRange ExitAt) {
+  auto CheckExit = [&](const CompState &S, SourceRange ExitAt, uint32_t ExitK) {
     AtExit.join(S);
     if (!FF.F.IsEntry)
       return; // a .func may leave commits to its caller
@@ -311,18 +339,20 @@ void runCompletionRules(const FlowRuleContext &C) {
         continue;
       ReportedSite[K] = 1;
       const FlowInst &Cp = FF.Insts[Sites[K].Inst];
-      if (R == Role::CpAsync)
-        C.diag(rules::FlowCpAsyncUncommitted, Cp.Range,
-               "cp.async is never committed to a cp.async-group before the "
-               "kernel exits on this path")
-            .note(ExitAt, "the kernel exits here without cp.async.commit_group");
-      else
-        C.diag(rules::FlowBulkGroupProtocol, Cp.Range,
-               opName(Cp) + " is never committed to a bulk async-group before "
-                            "the kernel exits on this path, so it cannot be "
-                            "waited for")
-            .note(ExitAt, "the kernel exits here without "
-                          "cp.async.bulk.commit_group");
+      auto D = R == Role::CpAsync
+                   ? C.diag(rules::FlowCpAsyncUncommitted, Cp.Range,
+                            "cp.async is never committed to a cp.async-group "
+                            "before the kernel exits on this path")
+                   : C.diag(rules::FlowBulkGroupProtocol, Cp.Range,
+                            opName(Cp) + " is never committed to a bulk "
+                                         "async-group before the kernel "
+                                         "exits on this path, so it cannot "
+                                         "be waited for");
+      D.note(ExitAt, R == Role::CpAsync
+                         ? "the kernel exits here without cp.async.commit_group"
+                         : "the kernel exits here without "
+                           "cp.async.bulk.commit_group");
+      NoteCommitPlace(D, S, R, ExitK);
     }
   };
 
@@ -623,7 +653,7 @@ void runCompletionRules(const FlowRuleContext &C) {
       case OpKind::Ret:
       case OpKind::Exit:
         if (Report)
-          CheckExit(S, I.Range);
+          CheckExit(S, I.Range, K);
         break;
       case OpKind::MbarArrive:
         if (Report)
@@ -662,7 +692,7 @@ void runCompletionRules(const FlowRuleContext &C) {
     }
     if (Report && Bl.FallsOffEnd) {
       SourceRange End{FF.M.Statements[FF.F.EndStatement - 1].Range};
-      CheckExit(S, End);
+      CheckExit(S, End, uint32_t(FF.Insts.size()));
     }
   };
   auto Edge = [&](uint32_t B, size_t X, CompState &S) {

@@ -1129,6 +1129,18 @@ uint32_t FlowFunction::blockOf(uint32_t K) const {
   return It == Blocks.begin() ? 0 : uint32_t(It - Blocks.begin() - 1);
 }
 
+uint32_t FlowFunction::nextExecuted(uint32_t K) const {
+  uint32_t X = K + 1;
+  for (unsigned N = 0; N < 8 && X < Insts.size(); ++N) {
+    const FlowInst &I = Insts[X];
+    const Block &B = Blocks[blockOf(X)];
+    if (I.Op.Kind != OpKind::Branch || !I.Guard.empty() || B.Succs.size() != 1)
+      break;
+    X = Blocks[B.Succs[0]].Begin;
+  }
+  return std::min<uint32_t>(X, uint32_t(Insts.size()));
+}
+
 bool FlowFunction::mayOverlap(const AddrKey &A, uint64_t SizeA,
                               const AddrKey &B, uint64_t SizeB) const {
   if (!A.valid() || !B.valid() || A.Base != B.Base)

@@ -369,6 +369,11 @@ public:
   int64_t lastDefBefore(int32_t R, uint32_t At) const;
   /// Block of instruction K.
   uint32_t blockOf(uint32_t K) const;
+  /// The instruction that runs next after K (not a branch) on its own
+  /// path: K + 1, or through unconditional branches the target's first
+  /// (an if-else's "store; bra.uni JOIN"); Insts.size() at the end. For
+  /// notes that say where a missing step goes.
+  uint32_t nextExecuted(uint32_t K) const;
 
 private:
   void build();

@@ -203,9 +203,13 @@ void runProxyFenceRule(const FlowRuleContext &C) {
                                   "that a generic-proxy write may have "
                                   "written, without an intervening "
                                   "fence.proxy.async");
-          D.note(FF.Insts[lastWriteOf(FF, SiteOf, K, St.Inst)].Range,
+          uint32_t Wr = lastWriteOf(FF, SiteOf, K, St.Inst);
+          D.note(FF.Insts[Wr].Range,
                  "generic-proxy write here; add fence.proxy.async.shared::cta "
                  "between it and the copy");
+          if (uint32_t Next = FF.nextExecuted(Wr); Next < K)
+            D.note(FF.Insts[Next].Range,
+                   "add fence.proxy.async.shared::cta here, after the writes");
           if (int64_t Bar = barrierBefore(FF, K, St.Inst); Bar >= 0)
             D.note(FF.Insts[size_t(Bar)].Range,
                    "this barrier orders the threads, not the proxies: the "
@@ -227,8 +231,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
                             "reader in another role without "
                             "fence.proxy.async");
           D.note(FF.Insts[Wr].Range, "generic-proxy write here");
-          if (Wr + 1 < K)
-            D.note(FF.Insts[Wr + 1].Range,
+          if (uint32_t Next = FF.nextExecuted(Wr); Next < K)
+            D.note(FF.Insts[Next].Range,
                    "add fence.proxy.async.shared::cta here, between the "
                    "writes and the arrive");
           D.note(I.Range, "the waiters of this barrier then read the memory "
