@@ -19,16 +19,20 @@ namespace check {
 
 InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
                                    const spec::InstructionSpec &Spec,
-                                   int32_t Function, size_t NameWords)
-    : Ctx(Ctx), I(I), Spec(Spec), Function(Function) {
+                                   int32_t Function, size_t NameWords,
+                                   CheckBuffers &Buffers)
+    : Ctx(Ctx), I(I), Spec(Spec), Function(Function), Quals(Buffers.Quals),
+      Spaces(Buffers.Spaces), Targets(Buffers.Targets) {
   NameRange = I.OpcodeRange;
   if (NameWords)
     NameRange.End = I.Modifiers[NameWords - 1].Range.End;
-  Quals.reserve(I.Modifiers.size() - NameWords);
+  Quals.clear();
+  Spaces.clear();
   for (size_t K = NameWords; K < I.Modifiers.size(); ++K)
     Quals.push_back({&I.Modifiers[K], spec::groupOf(Spec, I.Modifiers[K].Text)});
-  if (Ctx.Settings.Effective)
-    Targets.push_back(*Ctx.Settings.Effective);
+  if (!Buffers.TargetsKnown && Ctx.Settings.Effective)
+    Buffers.Targets.push_back(*Ctx.Settings.Effective);
+  Buffers.TargetsKnown = true;
   Version = {Ctx.Settings.PtxMajor, Ctx.Settings.PtxMinor};
 }
 
@@ -206,7 +210,7 @@ private:
     }
     if (E->Spec->ClassifyOnly)
       return;
-    InstructionCheck C(Ctx, I, *E->Spec, Function, E->NameWords);
+    InstructionCheck C(Ctx, I, *E->Spec, Function, E->NameWords, Buffers);
     if (E->QualifiersClean) {
       C.Form = E->Form;
       for (uint8_t X : E->Spaces)
@@ -233,6 +237,7 @@ private:
   }
 
   spec::Words Mods;
+  CheckBuffers Buffers;
   /// Head text (into the module) -> what is known of it.
   std::unordered_map<std::string_view, HeadEntry> Entries;
 
