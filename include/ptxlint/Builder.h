@@ -26,7 +26,10 @@
 //   15 .cp_mask
 //   16 .read                (cp.async.bulk.wait_group)
 //
-// followed by the operands in the spec's order. ptxas accepts any qualifier
+// followed by the operands in the order of the form's slots in spec-tables/
+// (each slot names the struct field holding it: builder_field, so print,
+// decode and the structural checks take operand order, presence, register
+// types, ranges and element counts from the tables). ptxas accepts any qualifier
 // order except for the two state spaces; the fixed order makes generated
 // code diffable and is what lowerModule() rewrites to.
 //

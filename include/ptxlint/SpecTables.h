@@ -205,12 +205,12 @@ struct InstructionSpec {
 /// Every instruction of spec-tables/*.yaml, in file order.
 const std::vector<InstructionSpec> &instructions();
 
-/// The instruction whose name is the longest match of Opcode followed by the
-/// leading modifiers; Consumed is set to the number of modifiers that are
-/// part of the name. nullptr when none matches.
 /// Whether any table entry starts with this opcode word ("cp", "mbarrier").
 bool hasOpcode(std::string_view Opcode);
 
+/// The instruction whose name is the longest match of Opcode followed by the
+/// leading modifiers; Consumed is set to the number of modifiers that are
+/// part of the name. nullptr when none matches.
 const InstructionSpec *findInstruction(std::string_view Opcode,
                                        const Words &Modifiers,
                                        size_t &Consumed);
@@ -222,6 +222,45 @@ bool isKnownQualifier(std::string_view Word);
 const GroupSpec *groupOf(const InstructionSpec &I, std::string_view Value);
 const GroupSpec *findGroup(const InstructionSpec &I, std::string_view Name);
 const FormSpec *findForm(const InstructionSpec &I, std::string_view Name);
+/// The form whose state spaces, destination first, are spelled Spaces
+/// (".shared::cta.global"; "" for a form without spaces), nullptr if none.
+const FormSpec *formSpelled(const InstructionSpec &I, std::string_view Spaces);
+
+/// Whether slot S must be written when Has(qualifier) tells which
+/// qualifiers are: always, or an `if` slot one of whose qualifiers is.
+template <typename HasFn> bool slotRequired(const OperandSpec &S, HasFn &&Has) {
+  if (S.When == Presence::Always)
+    return true;
+  if (S.When == Presence::Optional)
+    return false;
+  for (std::string_view Q : S.If)
+    if (Has(Q))
+      return true;
+  return false;
+}
+
+/// The slots that N written operands fill in form F, in order: every
+/// required slot, and the optional ones in order with what is left. This is
+/// how ptxas reads "cp.async...L2::cache_hint [d], [s], 16, %rd": the fourth
+/// operand is the policy, not src-size. False (Slots untouched) when N is
+/// fewer than the required slots or more than all that may be written.
+template <typename HasFn>
+bool layoutSlots(const FormSpec &F, HasFn &&Has, size_t N,
+                 std::vector<const OperandSpec *> &Slots) {
+  size_t Required = 0, Optional = 0;
+  for (const OperandSpec &S : F.Operands) {
+    Required += slotRequired(S, Has);
+    Optional += S.When == Presence::Optional;
+  }
+  if (N < Required || N > Required + Optional)
+    return false;
+  size_t Extra = N - Required;
+  Slots.reserve(Slots.size() + N);
+  for (const OperandSpec &S : F.Operands)
+    if (slotRequired(S, Has) || (S.When == Presence::Optional && Extra > 0 && Extra--))
+      Slots.push_back(&S);
+  return true;
+}
 
 } // namespace spec
 } // namespace ptxlint

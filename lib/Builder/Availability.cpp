@@ -9,7 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FormRules.h"
 #include "ModuleText.h"
+#include "Slots.h"
 
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
@@ -18,6 +20,7 @@
 #include "ptxlint/Target.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace ptxlint {
 namespace build {
@@ -25,172 +28,123 @@ namespace {
 
 // --- structure -----------------------------------------------------------------
 
-/// Whether cp.reduce.async.bulk takes Op on T into .global (Global) or into
-/// .shared::cluster: the redOp x type table of cp_reduce_async_bulk.yaml.
-bool redAllowed(bool Global, RedOp Op, RedType T) {
-  std::string_view Form =
-      Global ? "shared-cta-to-global" : "shared-cta-to-shared-cluster";
-  for (const spec::PairTableSpec &Table : tableOf<CpReduceAsyncBulk>().Tables) {
-    if (!Table.Forms.empty() &&
-        std::find(Table.Forms.begin(), Table.Forms.end(), Form) == Table.Forms.end())
-      continue;
-    for (const spec::Words &Row : Table.Allow)
-      if (!Row.empty() && Row[0] == spelling(Op))
-        return std::find(Row.begin() + 1, Row.end(), spelling(T)) != Row.end();
-    return false;
-  }
-  return false;
+std::string quoted(std::string_view W) { return "'" + std::string(W) + "'"; }
+
+/// The element count a vector or tensor slot takes with these qualifiers
+/// (its count_if, else its count; a count from the rank adds Dim).
+size_t wantedCount(const spec::OperandSpec &S, const WrittenQuals &Q, unsigned Dim) {
+  spec::CountSpec C = S.Count;
+  for (const spec::CountIfSpec &If : S.CountIf)
+    if (Q.has(If.If))
+      C = If.Count;
+  return size_t(std::max(0, (C.FromDim ? int(Dim) : 0) + C.Offset));
 }
 
-/// Whether the tables let instruction T written with the spaces Dir ("" for
-/// its one form) take load mode M: the form's `only` entry for the load
-/// mode, else the instruction's load_mode group.
-template <typename T> bool modeAllowed(std::string_view Dir, LoadMode M) {
-  const spec::InstructionSpec &I = tableOf<T>();
-  std::string_view W = spelling(M);
-  auto has = [&](auto Begin, auto End) { return std::find(Begin, End, W) != End; };
-  for (const spec::FormSpec &F : I.Forms) {
-    std::string S;
-    for (const spec::Words &Pos : F.Spaces)
-      if (!Pos.empty())
-        S += Pos[0];
-    if (!Dir.empty() && S != Dir)
-      continue;
-    for (const spec::Words &O : F.Only)
-      if (!O.empty() && O[0] == "load_mode")
-        return has(O.begin() + 1, O.end());
-    break;
-  }
-  const spec::GroupSpec *G = spec::findGroup(I, "load_mode");
-  return G && has(G->Values.begin(), G->Values.end());
-}
-
+/// A struct's problems read from the tables: what the checker would refuse
+/// in its printed text and print() cannot show (a field its form has no
+/// slot for is not printed in the slot's place), and what the tables refuse
+/// of the qualifiers it prints. The builder's own reading of the tables:
+/// the property tests hold it equal to the checker's.
 struct Structure {
   std::vector<std::string> Out;
   void err(std::string S) { Out.push_back(std::move(S)); }
-  /// "CtaMask (.multicast::cluster) needs .shared::cluster.global"
-  static std::string needs(const char *Field, Flag F, std::string_view What) {
-    return std::string(Field) + " (" + spelling(F) + ") needs " + std::string(What);
+
+  // Immediates against the slot's range, values and warnings.
+  void immediate(const spec::OperandSpec &S, int64_t V, const WrittenQuals &Q) {
+    std::string What = quoted(S.Name) + " " + std::to_string(V);
+    if (S.HasMin && V < S.Min)
+      err(What + " is below " + std::to_string(S.Min));
+    if (S.HasMax && V > S.Max)
+      err(What + " is above " + std::to_string(S.Max));
+    if (S.HasWarnMin && V < S.WarnMin)
+      err(What + " is below " + std::to_string(S.WarnMin));
+    if (S.MultipleOf && V % S.MultipleOf != 0)
+      err(What + " is not a multiple of " + std::to_string(S.MultipleOf));
+    const std::vector<int64_t> *Values = S.Values.empty() ? nullptr : &S.Values;
+    for (const spec::ValuesIfSpec &If : S.ValuesIf)
+      if (Q.has(If.If))
+        Values = &If.Values;
+    if (Values && std::find(Values->begin(), Values->end(), V) == Values->end())
+      err(What + " is not one of the values it takes");
+  }
+  void value(const spec::OperandSpec &S, const Value &V, bool Pred, const WrittenQuals &Q) {
+    if (Pred && V.IsImm)
+      err(quoted(S.PredName) + " is a predicate register, not an immediate");
+    if (!Pred && V.Negated)
+      err(quoted(S.Name) + " cannot be negated");
+    if (!Pred && V.IsImm)
+      immediate(S, V.Imm, Q);
+  }
+  void count(const spec::OperandSpec &S, size_t Have, const WrittenQuals &Q, unsigned Dim) {
+    size_t Want = wantedCount(S, Q, Dim);
+    if (Have != Want)
+      err(quoted(S.Name) + " has " + std::to_string(Have) + " elements, expected " +
+          std::to_string(Want));
+  }
+  // One field of a slot of the form, by its type.
+  void field(const spec::OperandSpec &S, const Value &V, bool Pred, const WrittenQuals &Q, unsigned) {
+    value(S, V, Pred, Q);
+  }
+  void field(const spec::OperandSpec &, const Address &, bool, const WrittenQuals &, unsigned) {}
+  void field(const spec::OperandSpec &S, const TensorRef &T, bool, const WrittenQuals &Q,
+             unsigned Dim) {
+    count(S, T.Coords.size(), Q, Dim);
+  }
+  void field(const spec::OperandSpec &S, const std::vector<Value> &Vs, bool,
+             const WrittenQuals &Q, unsigned Dim) {
+    count(S, Vs.size(), Q, Dim);
+  }
+  void field(const spec::OperandSpec &S, unsigned V, bool, const WrittenQuals &Q, unsigned) {
+    immediate(S, int64_t(V), Q);
+  }
+  void field(const spec::OperandSpec &S, int64_t V, bool, const WrittenQuals &Q, unsigned) {
+    immediate(S, V, Q);
+  }
+  template <typename V>
+  void field(const spec::OperandSpec &S, const std::optional<V> &F, bool Pred,
+             const WrittenQuals &Q, unsigned Dim) {
+    if (F)
+      field(S, *F, Pred, Q, Dim);
   }
 
-  void size(const Value &V) {
-    if (V.IsImm && (V.Imm <= 0 || V.Imm % 16 != 0 || V.Imm > 1048560))
-      err("size " + std::to_string(V.Imm) +
-          " is not a positive multiple of 16 up to 1048560");
+  template <typename T> void operator()(const T &I) {
+    const spec::InstructionSpec &Spec = tableOf<T>();
+    const spec::FormSpec &Form = formOf(I);
+    Inst Whole;
+    Whole.Op = I;
+    std::string Text = print(Whole);
+    WrittenQuals Q = readQualifiers(Spec, printedQualifiers(Text, instructionName<T>()), Out);
+    formProblems(Spec, Form, Q, Out);
+    unsigned Dim = Q.of("dim").size() == 3 ? unsigned(Q.of("dim")[1] - '0') : 0;
+    auto Has = [&](std::string_view W) { return Q.has(W); };
+    std::vector<const spec::OperandSpec *> Filled;
+    eachOperandField(I, [&](const spec::OperandSpec &S, const auto &F, bool Pred) {
+      bool InForm = std::any_of(Form.Operands.begin(), Form.Operands.end(),
+                                [&](const spec::OperandSpec &O) { return &O == &S; });
+      bool Set = isSet(F), Required = InForm && spec::slotRequired(S, Has);
+      if (Set && !InForm)
+        err(quoted(S.Name) + " is not an operand of " + formName(Spec, Form));
+      else if (Set && S.When == spec::Presence::If && !Required)
+        err(quoted(S.Name) + " goes with " + quoted(S.If[0]) +
+            (S.If.size() > 1 ? " (or another of its qualifiers)" : ""));
+      else if (!Set && Required)
+        err(quoted(S.Name) + " is required by " + formName(Spec, Form));
+      if (!Set)
+        return;
+      if (std::count(Filled.begin(), Filled.end(), &S))
+        err(quoted(S.Name) + (S.PredName.empty() ? "" : " and " + quoted(S.PredName)) +
+            " cannot both be given");
+      Filled.push_back(&S);
+      field(S, F, Pred, Q, Dim);
+    });
+    extra(I);
   }
-  void mbar(bool Needs, const std::optional<Address> &M) {
-    if (Needs && !M)
-      err("this direction completes on an mbarrier: Mbar is required");
-    if (!Needs && M)
-      err("this direction completes with .bulk_group: Mbar must be empty");
+  // What a struct's fields say together that no slot's data does.
+  void extra(const CpAsync &I) {
+    if (I.SrcSize && I.SrcSize->IsImm && I.SrcSize->Imm > int64_t(I.CpSize))
+      err("src-size " + std::to_string(I.SrcSize->Imm) + " is above cp-size");
   }
-  void coords(unsigned Dim, LoadMode Mode, const TensorRef &T) {
-    if (Dim < 1 || Dim > 5) {
-      err("Dim " + std::to_string(Dim) + " is not 1..5");
-      return;
-    }
-    bool Four = Mode == LoadMode::TileGather4 || Mode == LoadMode::TileScatter4;
-    if (Four && Dim != 2)
-      err(std::string(spelling(Mode)) + " needs .2d");
-    if ((Mode == LoadMode::Im2col || Mode == LoadMode::Im2colW ||
-         Mode == LoadMode::Im2colW128 || Mode == LoadMode::Im2colNoOffs) &&
-        Dim < 3)
-      err(std::string(spelling(Mode)) + " needs a tensor of 3 or more dimensions");
-    size_t Want = Four ? 5 : Dim;
-    if (T.Coords.size() != Want)
-      err("tensorCoords has " + std::to_string(T.Coords.size()) +
-          " elements, expected " + std::to_string(Want));
-  }
-  void im2col(unsigned Dim, LoadMode Mode, const std::vector<Value> &Info) {
-    size_t Want = 0;
-    if (Mode == LoadMode::Im2col)
-      Want = Dim >= 3 ? Dim - 2 : 1;
-    else if (Mode == LoadMode::Im2colW || Mode == LoadMode::Im2colW128)
-      Want = 2;
-    if (Info.size() != Want)
-      err("im2colInfo has " + std::to_string(Info.size()) + " elements, " +
-          spelling(Mode) + " needs " + std::to_string(Want));
-  }
-
-  void operator()(const CpAsync &I) {
-    if (I.CpSize != 4 && I.CpSize != 8 && I.CpSize != 16)
-      err("cp-size " + std::to_string(I.CpSize) + " is not 4, 8 or 16");
-    if (I.Cache == CacheOp::CG && I.CpSize != 16)
-      err(std::string(spelling(CacheOp::CG)) + " needs cp-size 16");
-    if (I.SrcSize && I.IgnoreSrc)
-      err("src-size and ignore-src cannot both be given");
-    if (I.IgnoreSrc && I.IgnoreSrc->IsImm)
-      err("ignore-src is a predicate register, not an immediate");
-    if (I.SrcSize && I.SrcSize->Negated)
-      err("src-size cannot be negated");
-    if (I.SrcSize && I.SrcSize->IsImm &&
-        (I.SrcSize->Imm < 0 || I.SrcSize->Imm > int64_t(I.CpSize)))
-      err("src-size " + std::to_string(I.SrcSize->Imm) + " is not in [0, cp-size]");
-  }
-  void operator()(const CpAsyncWaitGroup &I) {
-    if (I.N < 0)
-      err("wait_group N must not be negative");
-  }
-  void operator()(const CpAsyncBulkWaitGroup &I) {
-    if (I.N < 0)
-      err("wait_group N must not be negative");
-  }
-  void operator()(const CpAsyncBulk &I) {
-    size(I.Size);
-    mbar(I.Dir != BulkDir::SharedCtaToGlobal, I.Mbar);
-    if (I.CtaMask && I.Dir != BulkDir::GlobalToSharedCluster)
-      err(needs("CtaMask", Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
-    if (I.ByteMask && I.Dir != BulkDir::SharedCtaToGlobal)
-      err(needs("ByteMask", Flag::CpMask, spelling(BulkDir::SharedCtaToGlobal)));
-    if (I.CachePolicy && I.Dir == BulkDir::SharedCtaToSharedCluster)
-      err("CachePolicy needs a .global state space");
-  }
-  void operator()(const CpReduceAsyncBulk &I) {
-    size(I.Size);
-    bool Global = I.Dir == ReduceDir::SharedCtaToGlobal;
-    mbar(!Global, I.Mbar);
-    if (!redAllowed(Global, I.Op, I.Type))
-      err(std::string(spelling(I.Op)) + " does not take " + spelling(I.Type) +
-          (Global ? " into .global" : " into .shared::cluster"));
-    if (I.CachePolicy && !Global)
-      err("CachePolicy needs a .global state space");
-  }
-  void operator()(const CpAsyncBulkPrefetch &I) { size(I.Size); }
-  void operator()(const CpAsyncBulkTensor &I) {
-    bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
-    coords(I.Dim, I.Mode, I.Tensor);
-    if (Store) {
-      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
-        err(std::string(spelling(I.Mode)) + " is not a store mode");
-      if (!I.Im2colInfo.empty())
-        err("a store takes no im2colInfo");
-      if (I.Group != CtaGroup::None)
-        err("CtaGroup needs the mbarrier completion (a load)");
-    } else {
-      if (!modeAllowed<CpAsyncBulkTensor>(spelling(I.Dir), I.Mode))
-        err(std::string(spelling(I.Mode)) + " is not a load mode");
-      else
-        im2col(I.Dim, I.Mode, I.Im2colInfo);
-    }
-    mbar(!Store, I.Mbar);
-    if (I.CtaMask && I.Dir != TensorDir::GlobalToSharedCluster)
-      err(needs("CtaMask", Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
-  }
-  void operator()(const CpReduceAsyncBulkTensor &I) {
-    if (!modeAllowed<CpReduceAsyncBulkTensor>("", I.Mode))
-      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
-          instructionName<CpReduceAsyncBulkTensor>());
-    coords(I.Dim, I.Mode, I.Tensor);
-  }
-  void operator()(const CpAsyncBulkPrefetchTensor &I) {
-    if (!modeAllowed<CpAsyncBulkPrefetchTensor>("", I.Mode))
-      err(std::string(spelling(I.Mode)) + " is not a load mode of " +
-          instructionName<CpAsyncBulkPrefetchTensor>());
-    else
-      im2col(I.Dim, I.Mode, I.Im2colInfo);
-    coords(I.Dim, I.Mode, I.Tensor);
-  }
-  template <typename T> void operator()(const T &) {}
+  template <typename T> void extra(const T &) {}
 };
 
 } // namespace
@@ -272,161 +226,189 @@ template <typename E> std::vector<E> every() {
   return V;
 }
 
-/// Whether direction D completes on an mbarrier (and so takes one).
-template <typename E> bool onMbarrier(E D) {
-  return std::string_view(completion(D)) == completion(BulkDir::GlobalToSharedCta);
+/// The operands of one candidate: a fresh register of the type each slot
+/// takes first (an address: .b64), element counts from the slot's count.
+struct Filler {
+  const WrittenQuals &Q;
+  unsigned Dim;
+  unsigned Next = 1;
+
+  Value fresh(std::string_view Type) {
+    const char *Prefix = Type == ".pred" ? "%p" : Type.size() == 4 && Type.substr(2) == "16" ? "%rs"
+                         : Type.size() == 4 && Type.substr(2) == "64"                         ? "%rd"
+                                                                                              : "%r";
+    return reg(Prefix + std::to_string(Next++));
+  }
+  static std::string_view first(const spec::Words &W) { return W.empty() ? ".b32" : W[0]; }
+  std::vector<Value> elements(const spec::OperandSpec &S) {
+    std::vector<Value> V;
+    for (size_t K = 0, N = std::max<size_t>(1, wantedCount(S, Q, Dim)); K < N; ++K)
+      V.push_back(fresh(first(S.ElemRegs)));
+    return V;
+  }
+  void fill(const spec::OperandSpec &, Address &F, bool) { F = addr(fresh(".b64").Name); }
+  void fill(const spec::OperandSpec &S, Value &F, bool Pred) {
+    F = Pred ? fresh(".pred") : S.Regs.empty() ? imm(S.HasMin ? S.Min : 0) : fresh(S.Regs[0]);
+  }
+  void fill(const spec::OperandSpec &S, TensorRef &F, bool) {
+    F.Map = fresh(".b64");
+    F.Coords = elements(S);
+  }
+  void fill(const spec::OperandSpec &S, std::vector<Value> &F, bool) { F = elements(S); }
+  template <typename V> void fill(const spec::OperandSpec &S, std::optional<V> &F, bool Pred) {
+    fill(S, F.emplace(), Pred);
+  }
+  // Integer fields are enumerated (immediates()), not filled.
+  void fill(const spec::OperandSpec &, unsigned &, bool) {}
+  void fill(const spec::OperandSpec &, int64_t &, bool) {}
+};
+
+/// The values an integer field takes among the candidates: the slot's list
+/// of values, else 0 and 3 (a count or size of either sign of "none").
+std::vector<int64_t> immediates(const spec::OperandSpec &S) {
+  if (!S.Values.empty())
+    return S.Values;
+  return {0, 3};
+}
+
+/// The candidates of one struct whose qualifier fields are set: the fields
+/// of the form's required slots filled, its other slots' fields filled in
+/// every combination, and each field no slot of the form has filled alone
+/// (refused: the property tests check that the model and ptxas say so).
+template <typename T> void withOperands(T Base, std::vector<Inst> &Out) {
+  const spec::InstructionSpec &Spec = tableOf<T>();
+  const spec::FormSpec &Form = formOf(Base);
+  Inst Plain;
+  Plain.Op = Base;
+  std::vector<std::string> Ignored;
+  std::string Text = print(Plain);
+  WrittenQuals Q = readQualifiers(Spec, printedQualifiers(Text, instructionName<T>()), Ignored);
+  unsigned Dim = Q.of("dim").size() == 3 ? unsigned(Q.of("dim")[1] - '0') : 0;
+  auto Has = [&](std::string_view W) { return Q.has(W); };
+  // Which fields (by position in eachOperandField's order) to fill how.
+  enum Role { Required, Toggled, Foreign, Enumerated };
+  std::vector<Role> Roles;
+  std::vector<std::vector<int64_t>> Values;
+  eachOperandField(Base, [&](const spec::OperandSpec &S, auto &F, bool) {
+    using V = std::decay_t<decltype(F)>;
+    bool InForm = std::any_of(Form.Operands.begin(), Form.Operands.end(),
+                              [&](const spec::OperandSpec &O) { return &O == &S; });
+    bool Integer = std::is_same_v<V, unsigned> || std::is_same_v<V, int64_t>;
+    Roles.push_back(Integer ? Enumerated
+                    : !InForm ? Foreign
+                    : spec::slotRequired(S, Has) ? Required
+                                                 : Toggled);
+    Values.push_back(Integer ? immediates(S) : std::vector<int64_t>());
+  });
+  auto Build = [&](auto Chosen, const std::vector<size_t> &Pick) {
+    T I = Base;
+    Filler Fill{Q, Dim};
+    size_t K = 0;
+    eachOperandField(I, [&](const spec::OperandSpec &S, auto &F, bool Pred) {
+      using V = std::decay_t<decltype(F)>;
+      if constexpr (std::is_same_v<V, unsigned> || std::is_same_v<V, int64_t>)
+        F = V(Values[K][Pick[K]]);
+      else if (Roles[K] == Required || Chosen(K))
+        Fill.fill(S, F, Pred);
+      ++K;
+    });
+    Inst R;
+    R.Op = I;
+    Out.push_back(std::move(R));
+  };
+  // Every choice of the integer fields' values (an odometer over Pick).
+  std::vector<size_t> Pick(Roles.size());
+  for (;;) {
+    std::vector<size_t> Toggles;
+    for (size_t K = 0; K < Roles.size(); ++K)
+      if (Roles[K] == Toggled)
+        Toggles.push_back(K);
+    for (unsigned Mask = 0; Mask < (1u << Toggles.size()); ++Mask)
+      Build([&](size_t K) {
+        for (size_t B = 0; B < Toggles.size(); ++B)
+          if (Toggles[B] == K)
+            return ((Mask >> B) & 1) != 0;
+        return false;
+      }, Pick);
+    for (size_t K = 0; K < Roles.size(); ++K)
+      if (Roles[K] == Foreign)
+        Build([&](size_t J) { return J == K; }, Pick);
+    size_t K = 0;
+    while (K < Roles.size() && (Roles[K] != Enumerated || ++Pick[K] == Values[K].size()))
+      Pick[K++] = 0;
+    if (K == Roles.size())
+      break;
+  }
 }
 
 /// Every instruction the builder's structs can spell: each enumerator of the
-/// generated enums, each optional operand present or not, dimensions 1-5,
-/// with well-shaped operands (fixed register names). Most are not valid:
-/// allForms() keeps what the checker takes.
+/// generated enums and dimensions 1-5, with their operands as the tables'
+/// slots take them (withOperands). Most are not valid: allForms() keeps
+/// what the checker takes.
 std::vector<Inst> candidates() {
   std::vector<Inst> F;
-  const Address Dst = addr("%rd1"), Src = addr("%rd2"), Mbar = addr("%rd3");
-  const Value Map = reg("%rd4"), Policy = reg("%rd5"), Size = reg("%r1");
-  const Value CtaMask = reg("%rs1"), ByteMask = reg("%rs2");
-  const bool Both[] = {false, true};
-  // With the optional cache policy (.L2::cache_hint) or without.
-  auto push = [&](auto I, bool Hint) {
-    if (Hint)
-      I.CachePolicy = Policy;
-    F.push_back(I);
-  };
-  auto Regs = [](const char *Prefix, size_t N) {
-    std::vector<Value> C;
-    for (size_t K = 0; K < N; ++K)
-      C.push_back(reg(Prefix + std::to_string(3 + K)));
-    return C;
-  };
-  // The operand shapes of Builder.h: .im2col takes Dim-2 offsets, ::w two;
-  // gather4/scatter4 five coordinates.
-  auto InfoFor = [&](unsigned D, LoadMode M) {
-    if (M == LoadMode::Im2col)
-      return Regs("%rs", D >= 3 ? D - 2 : 1);
-    if (M == LoadMode::Im2colW || M == LoadMode::Im2colW128)
-      return Regs("%rs", 2);
-    return std::vector<Value>();
-  };
-  auto CoordsFor = [&](unsigned D, LoadMode M) {
-    return Regs("%r", M == LoadMode::TileGather4 || M == LoadMode::TileScatter4 ? 5 : D);
-  };
-
   for (CacheOp C : every<CacheOp>())
     for (CpAsyncDir Dir : every<CpAsyncDir>())
-      for (unsigned Sz : {4u, 8u, 16u})
-        for (PrefetchSize P : every<PrefetchSize>())
-          for (int Tail = 0; Tail < 3; ++Tail)
-            for (bool Hint : Both) {
-              CpAsync I;
-              I.Cache = C;
-              I.DstSharedCta = Dir == CpAsyncDir::SharedCtaGlobal;
-              I.Prefetch = P;
-              I.Dst = Dst;
-              I.Src = Src;
-              I.CpSize = Sz;
-              if (Tail == 1)
-                I.SrcSize = reg("%r2");
-              if (Tail == 2)
-                I.IgnoreSrc = reg("%p1");
-              push(I, Hint);
-            }
-  F.push_back(CpAsyncCommitGroup{});
-  F.push_back(CpAsyncWaitGroup{0});
-  F.push_back(CpAsyncWaitGroup{3});
-  F.push_back(CpAsyncWaitAll{});
-
-  for (BulkDir D : every<BulkDir>())
-    for (bool Multicast : Both)
-      for (bool Hint : Both)
-        for (bool Mask : Both) {
-          CpAsyncBulk I;
-          I.Dir = D;
-          I.Dst = Dst;
-          I.Src = Src;
-          I.Size = Size;
-          if (onMbarrier(D))
-            I.Mbar = Mbar;
-          if (Multicast)
-            I.CtaMask = CtaMask;
-          if (Hint)
-            I.CachePolicy = Policy;
-          if (Mask)
-            I.ByteMask = ByteMask;
-          F.push_back(I);
-        }
+      for (PrefetchSize P : every<PrefetchSize>()) {
+        CpAsync I;
+        I.Cache = C;
+        I.DstSharedCta = Dir == CpAsyncDir::SharedCtaGlobal;
+        I.Prefetch = P;
+        withOperands(I, F);
+      }
+  withOperands(CpAsyncCommitGroup{}, F);
+  withOperands(CpAsyncWaitGroup{}, F);
+  withOperands(CpAsyncWaitAll{}, F);
+  for (BulkDir D : every<BulkDir>()) {
+    CpAsyncBulk I;
+    I.Dir = D;
+    withOperands(I, F);
+  }
   for (ReduceDir D : every<ReduceDir>())
     for (RedOp Op : every<RedOp>())
-      for (RedType Ty : every<RedType>())
-        for (bool Hint : Both) {
-          CpReduceAsyncBulk I;
-          I.Dir = D;
-          I.Op = Op;
-          I.Type = Ty;
-          I.Dst = Dst;
-          I.Src = Src;
-          I.Size = Size;
-          if (onMbarrier(D))
-            I.Mbar = Mbar;
-          push(I, Hint);
-        }
-  for (bool Hint : Both) {
-    CpAsyncBulkPrefetch I;
-    I.Src = Src;
-    I.Size = Size;
-    push(I, Hint);
-  }
-
+      for (RedType Ty : every<RedType>()) {
+        CpReduceAsyncBulk I;
+        I.Dir = D;
+        I.Op = Op;
+        I.Type = Ty;
+        withOperands(I, F);
+      }
+  withOperands(CpAsyncBulkPrefetch{}, F);
   // One instruction after another, as allForms() lists them (a module of
   // them, each mode's dimensions together).
   for (TensorDir D : every<TensorDir>())
     for (LoadMode M : every<LoadMode>())
       for (unsigned Dim = 1; Dim <= 5; ++Dim)
-        for (bool Multicast : Both)
-          for (CtaGroup G : every<CtaGroup>())
-            for (bool Hint : Both) {
-              CpAsyncBulkTensor I;
-              I.Dir = D;
-              I.Dim = Dim;
-              I.Mode = M;
-              I.Shared = Dst;
-              I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
-              if (onMbarrier(D)) {
-                I.Mbar = Mbar;
-                I.Im2colInfo = InfoFor(Dim, M);
-              } else {
-                I.Shared = Src;
-              }
-              if (Multicast)
-                I.CtaMask = CtaMask;
-              I.Group = G;
-              push(I, Hint);
-            }
-  for (LoadMode M : every<LoadMode>())
-    for (unsigned Dim = 1; Dim <= 5; ++Dim)
-      for (RedOp Op : every<RedOp>())
-        for (bool Hint : Both) {
-          CpReduceAsyncBulkTensor I;
+        for (CtaGroup G : every<CtaGroup>()) {
+          CpAsyncBulkTensor I;
+          I.Dir = D;
           I.Dim = Dim;
           I.Mode = M;
-          I.Op = Op;
-          I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
-          I.Src = Src;
-          push(I, Hint);
+          I.Group = G;
+          withOperands(I, F);
         }
   for (LoadMode M : every<LoadMode>())
     for (unsigned Dim = 1; Dim <= 5; ++Dim)
-      for (bool Hint : Both) {
-        CpAsyncBulkPrefetchTensor I;
+      for (RedOp Op : every<RedOp>()) {
+        CpReduceAsyncBulkTensor I;
         I.Dim = Dim;
         I.Mode = M;
-        I.Tensor = TensorRef{Map, CoordsFor(Dim, M)};
-        I.Im2colInfo = InfoFor(Dim, M);
-        push(I, Hint);
+        I.Op = Op;
+        withOperands(I, F);
       }
-  F.push_back(CpAsyncBulkCommitGroup{});
-  F.push_back(CpAsyncBulkWaitGroup{false, 0});
-  F.push_back(CpAsyncBulkWaitGroup{true, 1});
+  for (LoadMode M : every<LoadMode>())
+    for (unsigned Dim = 1; Dim <= 5; ++Dim) {
+      CpAsyncBulkPrefetchTensor I;
+      I.Dim = Dim;
+      I.Mode = M;
+      withOperands(I, F);
+    }
+  withOperands(CpAsyncBulkCommitGroup{}, F);
+  for (bool Read : {false, true}) {
+    CpAsyncBulkWaitGroup W;
+    W.Read = Read;
+    withOperands(W, F);
+  }
   return F;
 }
 

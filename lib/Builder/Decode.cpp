@@ -1,27 +1,20 @@
 //===- Decode.cpp - Parsed instructions back to builder structs -----------===//
 
 #include "ModuleText.h"
+#include "FormRules.h"
+#include "Slots.h"
 #include "ptxlint/Builder.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/SpecTables.h"
 #include "ptxlint/SymbolTable.h"
 
-#include <array>
+#include <algorithm>
+#include <utility>
+#include <variant>
 
 namespace ptxlint {
 namespace build {
 namespace {
-
-enum Group : unsigned {
-  GCache, GDim, GLevel, GLoadMode, GCompletion, GMulticast, GCtaGroup, GRedOp,
-  GNoftz, GType, GCacheHint, GPrefetch, GCpMask, GRead, NumGroups
-};
-
-struct Quals {
-  std::vector<std::string_view> Spaces;
-  std::array<std::string_view, NumGroups> G{};
-  bool has(Group X) const { return !G[X].empty(); }
-};
 
 struct Failure {
   std::string Msg;
@@ -29,55 +22,19 @@ struct Failure {
 
 [[noreturn]] void fail(std::string Msg) { throw Failure{std::move(Msg)}; }
 
-/// The decoder's group of each qualifier group of the tables, by name.
-const std::pair<std::string_view, Group> TableGroups[] = {
-    {"cache", GCache},         {"dim", GDim},
-    {"level", GLevel},         {"load_mode", GLoadMode},
-    {"completion_mechanism", GCompletion},
-    {"multicast", GMulticast}, {"cta_group", GCtaGroup},
-    {"redOp", GRedOp},         {"noftz", GNoftz},
-    {"type", GType},           {"cache_hint", GCacheHint},
-    {"prefetch_size", GPrefetch}, {"cp_mask", GCpMask},
-    {"read", GRead}};
+using Quals = WrittenQuals;
 
-/// The group of a qualifier word, from the spec tables (the instructions the
-/// builder expresses); -1 when no such group holds it.
-int groupOf(std::string_view W) {
-  for (const spec::InstructionSpec &I : spec::instructions()) {
-    if (I.ClassifyOnly)
-      continue;
-    const spec::GroupSpec *G = spec::groupOf(I, W);
-    if (!G)
-      continue;
-    for (const auto &[Name, Id] : TableGroups)
-      if (G->Name == Name)
-        return Id;
-  }
-  return -1;
-}
-
-/// Whether the word is a state space of the tables' instructions.
-bool isSpace(std::string_view W) {
-  for (const spec::InstructionSpec &I : spec::instructions())
-    if (const spec::GroupSpec *G = spec::groupOf(I, W);
-        G && !I.ClassifyOnly && G->Kind == spec::GroupKind::StateSpace)
-      return true;
-  return false;
-}
+/// The rank of a dimension qualifier (".3d"), 0 for none.
+unsigned rank(std::string_view W) { return W.size() == 3 ? unsigned(W[1] - '0') : 0; }
 
 struct Decoder {
   const Instruction &I;
   const SymbolTable *Symbols;
   int32_t Function;
-  size_t NextOp = 0;
+  const spec::InstructionSpec *Spec = nullptr;
+  const spec::FormSpec *Form = nullptr;
 
   // --- operands -------------------------------------------------------------
-  size_t count() const { return I.Operands.size(); }
-  const Operand &at(size_t K) {
-    if (K >= I.Operands.size())
-      fail("too few operands");
-    return I.Operands[K];
-  }
   static Value value(const Operand &O) {
     switch (O.Kind) {
     case OperandKind::Immediate:
@@ -117,13 +74,30 @@ struct Decoder {
       V.push_back(value(E));
     return V;
   }
-  Value nextValue() { return value(at(NextOp++)); }
-  Address nextAddress() { return address(at(NextOp++)); }
-  void end() {
-    if (NextOp != count())
-      fail("too many operands (" + std::to_string(count()) + ", expected " +
-           std::to_string(NextOp) + ")");
+  static int64_t constant(const Operand &O, std::string_view Slot) {
+    Value V = value(O);
+    if (!V.IsImm)
+      fail("'" + std::string(Slot) + "' must be an integer constant");
+    return V.Imm;
   }
+  // One field from its operand, by the field's type.
+  static void read(const Operand &O, const spec::OperandSpec &, Address &F) { F = address(O); }
+  static void read(const Operand &O, const spec::OperandSpec &, Value &F) { F = value(O); }
+  static void read(const Operand &O, const spec::OperandSpec &, TensorRef &F) { F = tensor(O); }
+  static void read(const Operand &O, const spec::OperandSpec &, std::vector<Value> &F) {
+    F = vector(O);
+  }
+  static void read(const Operand &O, const spec::OperandSpec &S, unsigned &F) {
+    F = unsigned(constant(O, S.Name));
+  }
+  static void read(const Operand &O, const spec::OperandSpec &S, int64_t &F) {
+    F = constant(O, S.Name);
+  }
+  template <typename V>
+  static void read(const Operand &O, const spec::OperandSpec &S, std::optional<V> &F) {
+    read(O, S, F.emplace());
+  }
+
   bool isPredicate(const Operand &O) const {
     if (O.Negated)
       return true;
@@ -135,76 +109,41 @@ struct Decoder {
     return O.Name.size() > 2 && O.Name.substr(0, 2) == "%p";
   }
 
+  /// The operands into Out's fields: the form's slots as the checker lays
+  /// them out (spec::layoutSlots), each into the field the tables bind it
+  /// to; a slot that also takes a predicate (ignore-src) fills its
+  /// predicate field with one.
+  template <typename T> void operands(T &Out, const Quals &Q) {
+    std::vector<const spec::OperandSpec *> Slots;
+    auto Has = [&](std::string_view W) { return Q.has(W); };
+    if (!spec::layoutSlots(*Form, Has, I.Operands.size(), Slots)) {
+      std::string Names;
+      for (const spec::OperandSpec &S : Form->Operands)
+        if (spec::slotRequired(S, Has) || S.When == spec::Presence::Optional)
+          Names += (Names.empty() ? "" : ", ") + std::string(S.Name);
+      fail("wrong number of operands (" + std::to_string(I.Operands.size()) + "); " +
+           std::string(Spec->Name) + " takes " + (Names.empty() ? "none" : Names));
+    }
+    for (size_t K = 0; K < Slots.size(); ++K) {
+      const Operand &O = I.Operands[K];
+      bool Pred = !Slots[K]->PredName.empty() && isPredicate(O);
+      Fields<T>::each(Out, [&](std::string_view Name, auto &Field, bool IsPred) {
+        if (Name == Slots[K]->Name && IsPred == Pred)
+          read(O, *Slots[K], Field);
+      });
+    }
+  }
+
   // --- qualifiers -----------------------------------------------------------
-  Quals quals(size_t From) {
-    Quals Q;
-    for (size_t K = From; K < I.Modifiers.size(); ++K) {
-      std::string_view W = I.Modifiers[K].Text;
-      if (isSpace(W)) {
-        if (Q.Spaces.size() == 2)
-          fail("more than two state spaces");
-        Q.Spaces.push_back(W);
-        continue;
-      }
-      int G = groupOf(W);
-      if (G < 0)
-        fail("unknown qualifier '" + std::string(W) + "'");
-      if (Q.has(Group(G)))
-        fail("qualifier group of '" + std::string(W) + "' written twice");
-      Q.G[G] = W;
-    }
-    return Q;
+  static void failOn(const std::vector<std::string> &Problems) {
+    if (!Problems.empty())
+      fail(Problems.front());
   }
-  static void only(const Quals &Q, std::initializer_list<Group> Allowed,
-                   std::string_view Name) {
-    for (unsigned G = 0; G < NumGroups; ++G) {
-      if (!Q.has(Group(G)))
-        continue;
-      bool Ok = false;
-      for (Group A : Allowed)
-        Ok |= A == G;
-      if (!Ok)
-        fail("qualifier '" + std::string(Q.G[G]) + "' is not part of " + std::string(Name));
-    }
-  }
-  static std::string spaces(const Quals &Q) {
-    std::string S;
-    for (std::string_view W : Q.Spaces)
-      S += W;
-    return S;
-  }
-  static unsigned dim(const Quals &Q) {
-    if (!Q.has(GDim))
-      fail("missing dimension .1d-.5d");
-    unsigned D = unsigned(Q.G[GDim][1] - '0');
-    if (D < 1 || D > 5)
-      fail("dimension '" + std::string(Q.G[GDim]) + "' is not .1d-.5d");
-    return D;
-  }
-  static LoadMode loadMode(const Quals &Q) {
-    return fromSpelling<LoadMode>(Q.G[GLoadMode]).value_or(LoadMode::Tile); // absent: the default
-  }
-  static RedOp redOp(const Quals &Q) {
-    if (std::optional<RedOp> Op = fromSpelling<RedOp>(Q.G[GRedOp]); Op && !Q.G[GRedOp].empty())
-      return *Op;
-    fail("missing reduction operation");
-  }
-  /// Want: the mechanism the direction takes (completion(Dir), from the tables).
-  static void completion(const Quals &Q, const char *Want) {
-    if (Q.G[GCompletion] != Want)
-      fail(std::string("this direction completes with ") + Want);
-  }
-  static std::string needs(Flag F, std::string_view What) {
-    return std::string(spelling(F)) + " needs " + std::string(What);
-  }
-  /// "cp.async.bulk.prefetch is written .L2.global"
-  template <typename T> static std::string writtenAs(std::string_view Spaces) {
-    return std::string(instructionName<T>()) + " is written " + spelling(Flag::L2) +
-           std::string(Spaces);
-  }
-  static bool isLoadInfoMode(LoadMode M) {
-    return M == LoadMode::Im2col || M == LoadMode::Im2colW ||
-           M == LoadMode::Im2colW128;
+  /// The enumerator of the group's written value (the group's default,
+  /// enumerator 0, when none is written).
+  template <typename E> static E pick(const Quals &Q, std::string_view Group) {
+    std::optional<E> V = fromSpelling<E>(Q.of(Group));
+    return V ? *V : E(0);
   }
 
   // --- instructions -----------------------------------------------------------
@@ -213,7 +152,7 @@ struct Decoder {
     for (const Modifier &M : I.Modifiers)
       Mods.push_back(M.Text);
     size_t NameWords = 0;
-    const spec::InstructionSpec *Spec = spec::findInstruction(I.Opcode, Mods, NameWords);
+    Spec = spec::findInstruction(I.Opcode, Mods, NameWords);
     if (!Spec || Spec->ClassifyOnly)
       fail("not an instruction of the async-copy family");
     Inst R;
@@ -222,247 +161,84 @@ struct Decoder {
       G.Negated = I.Guard->Negated;
       R.Guard = G;
     }
+    std::vector<std::string> Problems;
+    Quals Q = readQualifiers(*Spec, spec::Words(Mods.begin() + NameWords, Mods.end()), Problems);
+    failOn(Problems);
+    Form = spec::formSpelled(*Spec, Q.Spaces);
+    if (!Form)
+      fail(std::string(Spec->Name) + " has no direction '" + Q.Spaces + "'");
+    formProblems(*Spec, *Form, Q, Problems);
+    failOn(Problems);
     // The builder struct whose table name (builder_struct) is Spec's.
-    auto is = [&](auto Struct) {
-      return Spec->Name == instructionName<decltype(Struct)>();
+    bool Found = false;
+    auto decodeAs = [&](auto Struct) {
+      using T = decltype(Struct);
+      if (Found || Spec->Name != instructionName<T>())
+        return;
+      Found = true;
+      qualifiers(Struct, Q);
+      operands(Struct, Q);
+      R.Op = Struct;
     };
-    Quals Q = quals(NameWords);
-    if (is(CpAsync{}))
-      R.Op = cpAsync(Q);
-    else if (is(CpAsyncCommitGroup{}))
-      R.Op = noOperands<CpAsyncCommitGroup>(Q);
-    else if (is(CpAsyncWaitGroup{})) {
-      only(Q, {}, Spec->Name);
-      R.Op = CpAsyncWaitGroup{groupCount()};
-    } else if (is(CpAsyncWaitAll{}))
-      R.Op = noOperands<CpAsyncWaitAll>(Q);
-    else if (is(CpAsyncBulk{}))
-      R.Op = bulk(Q);
-    else if (is(CpReduceAsyncBulk{}))
-      R.Op = reduce(Q);
-    else if (is(CpAsyncBulkPrefetch{}))
-      R.Op = prefetch(Q);
-    else if (is(CpAsyncBulkTensor{}))
-      R.Op = bulkTensor(Q);
-    else if (is(CpReduceAsyncBulkTensor{}))
-      R.Op = reduceTensor(Q);
-    else if (is(CpAsyncBulkPrefetchTensor{}))
-      R.Op = prefetchTensor(Q);
-    else if (is(CpAsyncBulkCommitGroup{}))
-      R.Op = noOperands<CpAsyncBulkCommitGroup>(Q);
-    else if (is(CpAsyncBulkWaitGroup{})) {
-      only(Q, {GRead}, Spec->Name);
-      CpAsyncBulkWaitGroup W;
-      W.Read = Q.has(GRead);
-      W.N = groupCount();
-      R.Op = W;
-    } else
+    eachStruct(decodeAs, std::make_index_sequence<std::variant_size_v<AsyncCopy>>{});
+    if (!Found)
       fail(std::string(Spec->Name) + " has no builder struct");
+    faithful(R, Q);
     return R;
   }
 
-  template <typename T> T noOperands(const Quals &Q) {
-    only(Q, {}, instructionName<T>());
-    end();
-    return T{};
+  template <typename Fn, size_t... K>
+  static void eachStruct(Fn &&F, std::index_sequence<K...>) {
+    (F(std::variant_alternative_t<K, AsyncCopy>{}), ...);
   }
 
-  int64_t groupCount() {
-    Value N = nextValue();
-    if (!N.IsImm)
-      fail("the group count N must be an integer constant");
-    end();
-    return N.Imm;
+  /// Every written qualifier must come back in print(): one that no field
+  /// holds (an undocumented scope, say) cannot be decoded.
+  static void faithful(const Inst &R, const Quals &Q) {
+    std::string Printed = print(R);
+    if (R.Guard)
+      Printed = Printed.substr(Printed.find(' ') + 1);
+    std::vector<std::string_view> Words = printedQualifiers(Printed, instructionName(R));
+    for (const auto &[G, W] : Q.Words)
+      if (std::find(Words.begin(), Words.end(), W) == Words.end())
+        fail("'" + std::string(W) + "' is not part of what the builder expresses of " +
+             instructionName(R));
   }
 
-  CpAsync cpAsync(const Quals &Q) {
-    only(Q, {GCache, GCacheHint, GPrefetch}, instructionName<CpAsync>());
-    CpAsync C;
-    if (!Q.has(GCache))
-      fail("missing cache operator .ca or .cg");
-    C.Cache = fromSpelling<CacheOp>(Q.G[GCache]).value_or(CacheOp::CG);
-    std::string S = spaces(Q);
-    if (std::optional<CpAsyncDir> D = fromSpelling<CpAsyncDir>(S))
-      C.DstSharedCta = *D == CpAsyncDir::SharedCtaGlobal;
-    else
-      fail("cp.async has no direction '" + S + "'");
-    C.Prefetch = fromSpelling<PrefetchSize>(Q.G[GPrefetch]).value_or(PrefetchSize::None);
-    C.Dst = nextAddress();
-    C.Src = nextAddress();
-    Value Sz = nextValue();
-    if (!Sz.IsImm)
-      fail("cp-size must be an integer constant");
-    C.CpSize = unsigned(Sz.Imm);
-    bool Hint = Q.has(GCacheHint);
-    size_t Rest = count() - NextOp;
-    if (Rest > (Hint ? 2u : 1u))
-      fail("too many operands");
-    if (Rest == (Hint ? 2u : 1u)) {
-      const Operand &O = at(NextOp++);
-      if (isPredicate(O))
-        C.IgnoreSrc = value(O);
-      else
-        C.SrcSize = value(O);
-    }
-    if (Hint)
-      C.CachePolicy = nextValue();
-    end();
-    return C;
+  // The qualifier fields of each struct (the state spaces chose the form).
+  void qualifiers(CpAsync &C, const Quals &Q) {
+    C.Cache = pick<CacheOp>(Q, "cache");
+    C.DstSharedCta = Q.Spaces == spelling(CpAsyncDir::SharedCtaGlobal);
+    C.Prefetch = pick<PrefetchSize>(Q, "prefetch_size");
   }
-
-  CpAsyncBulk bulk(const Quals &Q) {
-    only(Q, {GCompletion, GMulticast, GCacheHint, GCpMask}, instructionName<CpAsyncBulk>());
-    CpAsyncBulk B;
-    std::string S = spaces(Q);
-    if (std::optional<BulkDir> D = fromSpelling<BulkDir>(S))
-      B.Dir = *D;
-    else
-      fail("cp.async.bulk has no direction '" + S + "'");
-    bool Store = B.Dir == BulkDir::SharedCtaToGlobal;
-    completion(Q, ptxlint::build::completion(B.Dir));
-    if (Q.has(GMulticast) && B.Dir != BulkDir::GlobalToSharedCluster)
-      fail(needs(Flag::Multicast, spelling(BulkDir::GlobalToSharedCluster)));
-    if (Q.has(GCpMask) && !Store)
-      fail(needs(Flag::CpMask, spelling(BulkDir::SharedCtaToGlobal)));
-    if (Q.has(GCacheHint) && B.Dir == BulkDir::SharedCtaToSharedCluster)
-      fail(needs(Flag::CacheHint, "a .global state space"));
-    B.Dst = nextAddress();
-    B.Src = nextAddress();
-    B.Size = nextValue();
-    if (!Store)
-      B.Mbar = nextAddress();
-    if (Q.has(GMulticast))
-      B.CtaMask = nextValue();
-    if (Q.has(GCacheHint))
-      B.CachePolicy = nextValue();
-    if (Q.has(GCpMask))
-      B.ByteMask = nextValue();
-    end();
-    return B;
-  }
-
-  CpReduceAsyncBulk reduce(const Quals &Q) {
-    only(Q, {GCompletion, GRedOp, GNoftz, GType, GCacheHint},
-         instructionName<CpReduceAsyncBulk>());
-    CpReduceAsyncBulk R;
-    std::string S = spaces(Q);
-    if (std::optional<ReduceDir> D = fromSpelling<ReduceDir>(S))
-      R.Dir = *D;
-    else
-      fail("cp.reduce.async.bulk has no direction '" + S + "'");
-    bool Global = R.Dir == ReduceDir::SharedCtaToGlobal;
-    completion(Q, ptxlint::build::completion(R.Dir));
-    R.Op = redOp(Q);
-    std::optional<RedType> Type = fromSpelling<RedType>(Q.G[GType]);
-    if (!Type || Q.G[GType].empty())
-      fail("missing element type");
-    R.Type = *Type;
+  void qualifiers(CpAsyncBulk &B, const Quals &Q) { B.Dir = *fromSpelling<BulkDir>(Q.Spaces); }
+  void qualifiers(CpReduceAsyncBulk &R, const Quals &Q) {
+    R.Dir = *fromSpelling<ReduceDir>(Q.Spaces);
+    R.Op = pick<RedOp>(Q, "redOp");
+    R.Type = pick<RedType>(Q, "type");
     bool Want = needsNoftz(R.Op, R.Type);
-    if (Q.has(GNoftz) != Want)
+    if (Q.has(spelling(Flag::Noftz)) != Want)
       fail(Want ? std::string(spelling(R.Op)) + spelling(R.Type) + " needs " + spelling(Flag::Noftz)
                 : std::string(spelling(Flag::Noftz)) + " does not go with " + spelling(R.Op) +
                       spelling(R.Type));
-    if (Q.has(GCacheHint) && !Global)
-      fail(needs(Flag::CacheHint, "a .global state space"));
-    R.Dst = nextAddress();
-    R.Src = nextAddress();
-    R.Size = nextValue();
-    if (!Global)
-      R.Mbar = nextAddress();
-    if (Q.has(GCacheHint))
-      R.CachePolicy = nextValue();
-    end();
-    return R;
   }
-
-  CpAsyncBulkPrefetch prefetch(const Quals &Q) {
-    only(Q, {GLevel, GCacheHint}, instructionName<CpAsyncBulkPrefetch>());
-    if (!Q.has(GLevel) || spaces(Q) != spelling(PrefetchDir::Global))
-      fail(writtenAs<CpAsyncBulkPrefetch>(spelling(PrefetchDir::Global)));
-    CpAsyncBulkPrefetch P;
-    P.Src = nextAddress();
-    P.Size = nextValue();
-    if (Q.has(GCacheHint))
-      P.CachePolicy = nextValue();
-    end();
-    return P;
+  void qualifiers(CpAsyncBulkTensor &T, const Quals &Q) {
+    T.Dir = *fromSpelling<TensorDir>(Q.Spaces);
+    T.Dim = rank(Q.of("dim"));
+    T.Mode = pick<LoadMode>(Q, "load_mode");
+    T.Group = pick<CtaGroup>(Q, "cta_group");
   }
-
-  CpAsyncBulkTensor bulkTensor(const Quals &Q) {
-    only(Q, {GDim, GLoadMode, GCompletion, GMulticast, GCtaGroup, GCacheHint},
-         instructionName<CpAsyncBulkTensor>());
-    CpAsyncBulkTensor T;
-    T.Dim = dim(Q);
-    T.Mode = loadMode(Q);
-    std::string S = spaces(Q);
-    if (std::optional<TensorDir> D = fromSpelling<TensorDir>(S))
-      T.Dir = *D;
-    else
-      fail("cp.async.bulk.tensor has no direction '" + S + "'");
-    bool Store = T.Dir == TensorDir::SharedCtaToGlobal;
-    completion(Q, ptxlint::build::completion(T.Dir));
-    if (Q.has(GMulticast) && T.Dir != TensorDir::GlobalToSharedCluster)
-      fail(needs(Flag::Multicast, spelling(TensorDir::GlobalToSharedCluster)));
-    if (Q.has(GCtaGroup) && Store)
-      fail(std::string(Q.G[GCtaGroup]) + " needs the mbarrier completion");
-    if (Q.has(GCtaGroup))
-      T.Group = fromSpelling<CtaGroup>(Q.G[GCtaGroup]).value_or(CtaGroup::None);
-    if (Store) {
-      T.Tensor = tensor(at(NextOp++));
-      T.Shared = nextAddress();
-    } else {
-      T.Shared = nextAddress();
-      T.Tensor = tensor(at(NextOp++));
-      T.Mbar = nextAddress();
-      if (isLoadInfoMode(T.Mode) && NextOp < count() &&
-          at(NextOp).Kind == OperandKind::Vector)
-        T.Im2colInfo = vector(at(NextOp++));
-      if (Q.has(GMulticast))
-        T.CtaMask = nextValue();
-    }
-    if (Q.has(GCacheHint))
-      T.CachePolicy = nextValue();
-    end();
-    return T;
+  void qualifiers(CpReduceAsyncBulkTensor &R, const Quals &Q) {
+    R.Dim = rank(Q.of("dim"));
+    R.Mode = pick<LoadMode>(Q, "load_mode");
+    R.Op = pick<RedOp>(Q, "redOp");
   }
-
-  CpReduceAsyncBulkTensor reduceTensor(const Quals &Q) {
-    constexpr ReduceTensorDir Dir = ReduceTensorDir::SharedCtaToGlobal; // its one
-    only(Q, {GDim, GLoadMode, GCompletion, GRedOp, GCacheHint},
-         instructionName<CpReduceAsyncBulkTensor>());
-    if (spaces(Q) != spelling(Dir))
-      fail(std::string(instructionName<CpReduceAsyncBulkTensor>()) + " is written " +
-           spelling(Dir));
-    completion(Q, ptxlint::build::completion(Dir));
-    CpReduceAsyncBulkTensor R;
-    R.Dim = dim(Q);
-    R.Mode = loadMode(Q);
-    R.Op = redOp(Q);
-    R.Tensor = tensor(at(NextOp++));
-    R.Src = nextAddress();
-    if (Q.has(GCacheHint))
-      R.CachePolicy = nextValue();
-    end();
-    return R;
+  void qualifiers(CpAsyncBulkPrefetchTensor &P, const Quals &Q) {
+    P.Dim = rank(Q.of("dim"));
+    P.Mode = pick<LoadMode>(Q, "load_mode");
   }
-
-  CpAsyncBulkPrefetchTensor prefetchTensor(const Quals &Q) {
-    only(Q, {GDim, GLevel, GLoadMode, GCacheHint},
-         instructionName<CpAsyncBulkPrefetchTensor>());
-    if (!Q.has(GLevel) || spaces(Q) != spelling(PrefetchTensorDir::Global))
-      fail(writtenAs<CpAsyncBulkPrefetchTensor>(spelling(PrefetchTensorDir::Global)));
-    CpAsyncBulkPrefetchTensor P;
-    P.Dim = dim(Q);
-    P.Mode = loadMode(Q);
-    P.Tensor = tensor(at(NextOp++));
-    if (isLoadInfoMode(P.Mode) && NextOp < count() &&
-        at(NextOp).Kind == OperandKind::Vector)
-      P.Im2colInfo = vector(at(NextOp++));
-    if (Q.has(GCacheHint))
-      P.CachePolicy = nextValue();
-    end();
-    return P;
-  }
+  void qualifiers(CpAsyncBulkWaitGroup &W, const Quals &Q) { W.Read = Q.has(spelling(Flag::Read)); }
+  template <typename T> void qualifiers(T &, const Quals &) {}
 };
 
 } // namespace

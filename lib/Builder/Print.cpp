@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModuleText.h"
+#include "Slots.h"
 #include "ptxlint/Builder.h"
 #include "ptxlint/SpecTables.h"
 
@@ -89,40 +90,41 @@ std::string tensor(const TensorRef &T) {
   return "[" + val(T.Map) + ", " + vec(T.Coords) + "]";
 }
 
+std::string text(const Address &A) { return adr(A); }
+std::string text(const Value &V) { return val(V); }
+std::string text(const TensorRef &T) { return tensor(T); }
+std::string text(const std::vector<Value> &Vs) { return vec(Vs); }
+std::string text(unsigned V) { return std::to_string(V); }
+std::string text(int64_t V) { return std::to_string(V); }
+template <typename V> std::string text(const std::optional<V> &F) { return text(*F); }
+
+/// The qualifiers of each instruction, in the order Builder.h documents;
+/// the operands follow in the order of the form's slots (Slots.h).
 struct Printer {
   std::string Q;                 ///< name and qualifiers
-  std::vector<std::string> Ops;  ///< operands
-  void q(const char *S) { Q += S; }
-  void op(std::string S) { Ops.push_back(std::move(S)); }
-  std::string done() const {
+  void q(std::string_view S) { Q += S; }
+  template <typename T> std::string done(const T &I) const {
     std::string S = Q;
-    for (size_t K = 0; K < Ops.size(); ++K)
-      S += (K ? ", " : " ") + Ops[K];
+    bool First = true;
+    eachOperandField(I, [&](const spec::OperandSpec &, const auto &Field, bool) {
+      if (!isSet(Field))
+        return;
+      S += (First ? " " : ", ") + text(Field);
+      First = false;
+    });
     return S + ";";
   }
 
   void operator()(const CpAsync &I) {
     q(instructionName<CpAsync>());
     q(spelling(I.Cache));
-    q(spelling(I.DstSharedCta ? CpAsyncDir::SharedCtaGlobal : CpAsyncDir::SharedGlobal));
+    q(spacesOf(I));
     if (I.CachePolicy)
       q(CacheHint);
     q(spelling(I.Prefetch));
-    op(adr(I.Dst));
-    op(adr(I.Src));
-    op(std::to_string(I.CpSize));
-    if (I.SrcSize)
-      op(val(*I.SrcSize));
-    if (I.IgnoreSrc)
-      op(val(*I.IgnoreSrc));
-    if (I.CachePolicy)
-      op(val(*I.CachePolicy));
   }
   void operator()(const CpAsyncCommitGroup &) { q(instructionName<CpAsyncCommitGroup>()); }
-  void operator()(const CpAsyncWaitGroup &I) {
-    q(instructionName<CpAsyncWaitGroup>());
-    op(std::to_string(I.N));
-  }
+  void operator()(const CpAsyncWaitGroup &) { q(instructionName<CpAsyncWaitGroup>()); }
   void operator()(const CpAsyncWaitAll &) { q(instructionName<CpAsyncWaitAll>()); }
   void operator()(const CpAsyncBulk &I) {
     q(instructionName<CpAsyncBulk>());
@@ -134,17 +136,6 @@ struct Printer {
       q(CacheHint);
     if (I.ByteMask)
       q(spelling(Flag::CpMask));
-    op(adr(I.Dst));
-    op(adr(I.Src));
-    op(val(I.Size));
-    if (I.Mbar)
-      op(adr(*I.Mbar));
-    if (I.CtaMask)
-      op(val(*I.CtaMask));
-    if (I.CachePolicy)
-      op(val(*I.CachePolicy));
-    if (I.ByteMask)
-      op(val(*I.ByteMask));
   }
   void operator()(const CpReduceAsyncBulk &I) {
     q(instructionName<CpReduceAsyncBulk>());
@@ -156,53 +147,26 @@ struct Printer {
     q(spelling(I.Type));
     if (I.CachePolicy)
       q(CacheHint);
-    op(adr(I.Dst));
-    op(adr(I.Src));
-    op(val(I.Size));
-    if (I.Mbar)
-      op(adr(*I.Mbar));
-    if (I.CachePolicy)
-      op(val(*I.CachePolicy));
   }
   void operator()(const CpAsyncBulkPrefetch &I) {
     q(instructionName<CpAsyncBulkPrefetch>());
     q(spelling(Flag::L2));
-    q(spelling(PrefetchDir::Global));
+    q(spacesOf(I));
     if (I.CachePolicy)
       q(CacheHint);
-    op(adr(I.Src));
-    op(val(I.Size));
-    if (I.CachePolicy)
-      op(val(*I.CachePolicy));
   }
-  void dim(unsigned D) { Q += "." + std::to_string(D) + "d"; }
+  void dim(unsigned D) { Q += dimSpelling(D); }
   void operator()(const CpAsyncBulkTensor &I) {
     q(instructionName<CpAsyncBulkTensor>());
     dim(I.Dim);
     q(spelling(I.Dir));
     q(spelling(I.Mode));
-    bool Store = I.Dir == TensorDir::SharedCtaToGlobal;
     q(completion(I.Dir));
     if (I.CtaMask)
       q(spelling(Flag::Multicast));
     q(spelling(I.Group));
     if (I.CachePolicy)
       q(CacheHint);
-    if (Store) {
-      op(tensor(I.Tensor));
-      op(adr(I.Shared));
-    } else {
-      op(adr(I.Shared));
-      op(tensor(I.Tensor));
-      if (I.Mbar)
-        op(adr(*I.Mbar));
-      if (!I.Im2colInfo.empty())
-        op(vec(I.Im2colInfo));
-      if (I.CtaMask)
-        op(val(*I.CtaMask));
-    }
-    if (I.CachePolicy)
-      op(val(*I.CachePolicy));
   }
   void operator()(const CpReduceAsyncBulkTensor &I) {
     constexpr ReduceTensorDir Dir = ReduceTensorDir::SharedCtaToGlobal; // its one
@@ -214,31 +178,21 @@ struct Printer {
     q(spelling(I.Op));
     if (I.CachePolicy)
       q(CacheHint);
-    op(tensor(I.Tensor));
-    op(adr(I.Src));
-    if (I.CachePolicy)
-      op(val(*I.CachePolicy));
   }
   void operator()(const CpAsyncBulkPrefetchTensor &I) {
     q(instructionName<CpAsyncBulkPrefetchTensor>());
     dim(I.Dim);
     q(spelling(Flag::L2));
-    q(spelling(PrefetchTensorDir::Global));
+    q(spacesOf(I));
     q(spelling(I.Mode));
     if (I.CachePolicy)
       q(CacheHint);
-    op(tensor(I.Tensor));
-    if (!I.Im2colInfo.empty())
-      op(vec(I.Im2colInfo));
-    if (I.CachePolicy)
-      op(val(*I.CachePolicy));
   }
   void operator()(const CpAsyncBulkCommitGroup &) { q(instructionName<CpAsyncBulkCommitGroup>()); }
   void operator()(const CpAsyncBulkWaitGroup &I) {
     q(instructionName<CpAsyncBulkWaitGroup>());
     if (I.Read)
       q(spelling(Flag::Read));
-    op(std::to_string(I.N));
   }
 };
 
@@ -246,83 +200,45 @@ struct Namer {
   template <typename T> std::string operator()(const T &) { return instructionName<T>(); }
 };
 
-/// Collects (register, type) pairs in first-use order.
+/// Collects (register, type) pairs in first-use order; each slot's type is
+/// the first register type its table entry takes (an address: .b64).
 struct Uses {
   std::vector<std::pair<std::string, std::string>> Out;
-  void add(const Value &V, const char *Type) {
-    if (V.IsImm || V.Name.empty())
+  void add(const Value &V, std::string_view Type) {
+    if (V.IsImm || V.Name.empty() || Type.empty() || Type == "any")
       return;
     for (const auto &[N, T] : Out)
       if (N == V.Name)
         return;
-    Out.emplace_back(V.Name, Type);
+    Out.emplace_back(V.Name, std::string(Type));
   }
-  void add(const std::optional<Value> &V, const char *Type) {
-    if (V)
-      add(*V, Type);
+  static std::string_view first(const spec::Words &W) { return W.empty() ? "" : W[0]; }
+
+  void field(const spec::OperandSpec &, const Address &A, bool) { add(A.Base, ".b64"); }
+  void field(const spec::OperandSpec &S, const Value &V, bool Pred) {
+    add(V, Pred ? ".pred" : first(S.Regs));
   }
-  void add(const Address &A) { add(A.Base, ".b64"); }
-  void add(const std::optional<Address> &A) {
-    if (A)
-      add(*A);
-  }
-  void add(const TensorRef &T) {
+  void field(const spec::OperandSpec &S, const TensorRef &T, bool) {
     add(T.Map, ".b64");
     for (const Value &C : T.Coords)
-      add(C, ".b32");
+      add(C, first(S.ElemRegs));
   }
-  void add16(const std::vector<Value> &Vs) {
+  void field(const spec::OperandSpec &S, const std::vector<Value> &Vs, bool) {
     for (const Value &V : Vs)
-      add(V, ".b16");
+      add(V, first(S.ElemRegs));
   }
+  template <typename V> void field(const spec::OperandSpec &S, const std::optional<V> &F, bool Pred) {
+    if (F)
+      field(S, *F, Pred);
+  }
+  void field(const spec::OperandSpec &, unsigned, bool) {}
+  void field(const spec::OperandSpec &, int64_t, bool) {}
 
-  void operator()(const CpAsync &I) {
-    add(I.Dst);
-    add(I.Src);
-    add(I.SrcSize, ".b32");
-    add(I.IgnoreSrc, ".pred");
-    add(I.CachePolicy, ".b64");
+  template <typename T> void operator()(const T &I) {
+    eachOperandField(I, [&](const spec::OperandSpec &S, const auto &F, bool Pred) {
+      field(S, F, Pred);
+    });
   }
-  void operator()(const CpAsyncBulk &I) {
-    add(I.Dst);
-    add(I.Src);
-    add(I.Size, ".b32");
-    add(I.Mbar);
-    add(I.CtaMask, ".b16");
-    add(I.CachePolicy, ".b64");
-    add(I.ByteMask, ".b16");
-  }
-  void operator()(const CpReduceAsyncBulk &I) {
-    add(I.Dst);
-    add(I.Src);
-    add(I.Size, ".b32");
-    add(I.Mbar);
-    add(I.CachePolicy, ".b64");
-  }
-  void operator()(const CpAsyncBulkPrefetch &I) {
-    add(I.Src);
-    add(I.Size, ".b32");
-    add(I.CachePolicy, ".b64");
-  }
-  void operator()(const CpAsyncBulkTensor &I) {
-    add(I.Shared);
-    add(I.Tensor);
-    add(I.Mbar);
-    add16(I.Im2colInfo);
-    add(I.CtaMask, ".b16");
-    add(I.CachePolicy, ".b64");
-  }
-  void operator()(const CpReduceAsyncBulkTensor &I) {
-    add(I.Tensor);
-    add(I.Src);
-    add(I.CachePolicy, ".b64");
-  }
-  void operator()(const CpAsyncBulkPrefetchTensor &I) {
-    add(I.Tensor);
-    add16(I.Im2colInfo);
-    add(I.CachePolicy, ".b64");
-  }
-  template <typename T> void operator()(const T &) {}
 };
 
 } // namespace
@@ -330,9 +246,13 @@ struct Uses {
 std::string instructionName(const Inst &I) { return std::visit(Namer{}, I.Op); }
 
 std::string print(const Inst &I) {
-  Printer P;
-  std::visit(P, I.Op);
-  std::string S = P.done();
+  std::string S = std::visit(
+      [](const auto &Op) {
+        Printer P;
+        P(Op);
+        return P.done(Op);
+      },
+      I.Op);
   if (I.Guard)
     S = "@" + val(*I.Guard) + " " + S;
   return S;
@@ -340,7 +260,8 @@ std::string print(const Inst &I) {
 
 std::vector<std::pair<std::string, std::string>> registerUses(const Inst &I) {
   Uses U;
-  U.add(I.Guard, ".pred");
+  if (I.Guard)
+    U.add(*I.Guard, ".pred");
   std::visit(U, I.Op);
   return U.Out;
 }

@@ -32,6 +32,11 @@ static bool present(const InstructionCheck &C, const OperandSpec &S) {
                      [&](std::string_view Q) { return C.has(Q); });
 }
 
+/// The written qualifiers, as spec::layoutSlots asks them.
+static auto written(const InstructionCheck &C) {
+  return [&C](std::string_view Q) { return C.has(Q); };
+}
+
 static std::string slotNames(const std::vector<const OperandSpec *> &Slots) {
   std::string S;
   for (size_t K = 0; K < Slots.size(); ++K)
@@ -58,27 +63,13 @@ static bool shapeFits(const Operand &Op, Shape Want) {
   return false;
 }
 
-/// Whether writing the qualifier of slot Extra would make every operand fit
-/// its slot by shape: only then is inserting it a certain fix (a tensor map
-/// written without brackets also adds an operand, and no qualifier fixes it).
+/// Whether writing Extra's qualifier would make every operand fit its slot by
+/// shape: only then is inserting it a certain fix (a tensor map written
+/// without brackets also adds an operand, and no qualifier fixes it).
 static bool fitsWith(const InstructionCheck &C, const OperandSpec &Extra) {
-  // The slots as layout() would fill them with Extra's qualifier written:
-  // optional operands take what the mandatory ones leave.
-  auto Mandatory = [&](const OperandSpec &S) {
-    return S.When == Presence::Always ||
-           (S.When == Presence::If && (&S == &Extra || present(C, S)));
-  };
-  size_t N = C.I.Operands.size(), Needed = 0;
-  for (const OperandSpec &S : C.Form->Operands)
-    Needed += Mandatory(S);
-  if (Needed > N)
-    return false;
-  size_t Left = N - Needed;
+  auto WithExtra = [&](std::string_view Q) { return C.has(Q) || Q == Extra.If[0]; };
   std::vector<const OperandSpec *> Slots;
-  for (const OperandSpec &S : C.Form->Operands)
-    if (Mandatory(S) || (S.When == Presence::Optional && Left && Left--))
-      Slots.push_back(&S);
-  if (Slots.size() != N)
+  if (!spec::layoutSlots(*C.Form, WithExtra, C.I.Operands.size(), Slots))
     return false;
   for (size_t K = 0; K < Slots.size(); ++K)
     if (!shapeFits(C.I.Operands[K], Slots[K]->Kind))
@@ -146,25 +137,13 @@ static bool fitsNarrowTarget(InstructionCheck &C, const OperandSpec &S,
 static bool layout(InstructionCheck &C,
                    std::vector<const OperandSpec *> &Slots) {
   const std::vector<OperandSpec> &All = C.Form->Operands;
+  size_t N = C.I.Operands.size();
+  if (spec::layoutSlots(*C.Form, written(C), N, Slots))
+    return true;
   size_t Mandatory = 0, Optional = 0;
   for (const OperandSpec &S : All) {
-    if (S.When == Presence::Always || (S.When == Presence::If && present(C, S)))
-      ++Mandatory;
-    else if (S.When == Presence::Optional)
-      ++Optional;
-  }
-  size_t N = C.I.Operands.size();
-  if (N >= Mandatory && N <= Mandatory + Optional) {
-    size_t Extra = N - Mandatory;
-    Slots.reserve(N); // one slot per written operand
-    for (const OperandSpec &S : All) {
-      bool Take = S.When == Presence::Always ||
-                  (S.When == Presence::If && present(C, S)) ||
-                  (S.When == Presence::Optional && Extra > 0 && Extra--);
-      if (Take)
-        Slots.push_back(&S);
-    }
-    return true;
+    Mandatory += spec::slotRequired(S, written(C));
+    Optional += S.When == Presence::Optional;
   }
 
   std::vector<const OperandSpec *> Expected;

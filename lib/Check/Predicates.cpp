@@ -3,6 +3,9 @@
 #include "Check/Predicates.h"
 
 namespace ptxlint {
+namespace build { // the tables' spellings of the load modes (no builder linked)
+#include "ptxlint/BuilderEnums.inc"
+} // namespace build
 namespace check {
 
 /// cp.async: an immediate src-size above the immediate cp-size is rejected
@@ -28,7 +31,9 @@ static void srcSizeWithinCpSize(InstructionCheck &C, const spec::OperandSpec &,
 /// (::w::128), wOffset < 32. ptxas does not check; the spec gives the ranges.
 static void im2colWRanges(InstructionCheck &C, const spec::OperandSpec &,
                           const Operand &Op, const OperandLookup &) {
-  bool W = C.has(".im2col::w"), W128 = C.has(".im2col::w::128");
+  const char *ModeW = build::spelling(build::LoadMode::Im2colW);
+  const char *ModeW128 = build::spelling(build::LoadMode::Im2colW128);
+  bool W = C.has(ModeW), W128 = C.has(ModeW128);
   if ((!W && !W128) || Op.Kind != OperandKind::Vector ||
       Op.Elements.size() != 2)
     return;
@@ -44,7 +49,7 @@ static void im2colWRanges(InstructionCheck &C, const spec::OperandSpec &,
       C.report(rules::OperandRange, E.Range,
                std::string(Limits[K].Name) + " must be in [0, " +
                    std::to_string(Limits[K].Max) + ") with " +
-                   q(W128 ? ".im2col::w::128" : ".im2col::w") + ", not " +
+                   q(W128 ? ModeW128 : ModeW) + ", not " +
                    std::to_string(E.Value))
           .spec("9.7.9.25.5.2");
   }

@@ -126,5 +126,25 @@ const FormSpec *findForm(const InstructionSpec &I, std::string_view Name) {
   return nullptr;
 }
 
+/// Whether Rest is spelled by positions P.. of Spaces, one alternative each
+/// ("none": nothing written there).
+static bool spells(const std::vector<Words> &Spaces, size_t P, std::string_view Rest) {
+  if (P == Spaces.size())
+    return Rest.empty();
+  for (std::string_view W : Spaces[P]) {
+    std::string_view Word = W == "none" ? std::string_view() : W;
+    if (Rest.substr(0, Word.size()) == Word && spells(Spaces, P + 1, Rest.substr(Word.size())))
+      return true;
+  }
+  return false;
+}
+
+const FormSpec *formSpelled(const InstructionSpec &I, std::string_view Spaces) {
+  for (const FormSpec &F : I.Forms)
+    if (spells(F.Spaces, 0, Spaces))
+      return &F;
+  return nullptr;
+}
+
 } // namespace spec
 } // namespace ptxlint

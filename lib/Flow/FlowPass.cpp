@@ -19,6 +19,9 @@
 #include <vector>
 
 namespace ptxlint {
+namespace build { // the tables' spellings (the flow library links no builder)
+#include "ptxlint/BuilderEnums.inc"
+} // namespace build
 namespace flow {
 
 unsigned FlowRuleContext::lineOf(const FlowInst &I) const {
@@ -139,8 +142,8 @@ bool interesting(const Module &M, const Function &F) {
     if (St.Kind != StatementKind::Instruction || H.size() < 2)
       continue;
     if (startsWith(H, "cp.") || startsWith(H, "mbarrier.")) {
-      if (++Async >= 2 || H.find(".multicast::cluster") != std::string_view::npos ||
-          H.find(".cta_group::2") != std::string_view::npos)
+      if (++Async >= 2 || H.find(build::spelling(build::Flag::Multicast)) != std::string_view::npos ||
+          H.find(build::spelling(build::CtaGroup::Two)) != std::string_view::npos)
         return true;
       continue;
     }

@@ -10,7 +10,9 @@ BulkDir::SharedClusterToSharedCta: a made-up direction, not PTX) and shows that 
                (SpecTables.inc), the enumerator with its spelling and
                completion to the builder/decoder/Python enums
                (BuilderEnums.inc: print, decode, allForms, bindEnum read
-               only these), and the flow rules classify it as the BulkCopy
+               only these), its operands to the builder struct's fields
+               (BuilderFields.inc: print, decode and structuralErrors
+               walk the form's slots through it), and the flow rules classify it as the BulkCopy
                it is named (FlowRoles.inc) -- and the unedited tables have
                none of it.
   --build DIR  configures and builds the project in DIR with the edited
@@ -37,10 +39,11 @@ FORM = """\
     required: [completion_mechanism]
     only: [[completion_mechanism, ".mbarrier::complete_tx::bytes"]]
     operands:
-    - {name: dstMem, shape: address, space_index: 0, align: 16}
-    - {name: srcMem, shape: address, space_index: 1, align: 16}
-    - {name: size, regs: [.b32, .u32, .s32], imm: true, min: 0, max: 1048560, multiple_of: 16}
-    - {name: mbar, shape: address, space: .shared, align: 8}
+    - {name: dstMem, builder_field: Dst, shape: address, space_index: 0, align: 16}
+    - {name: srcMem, builder_field: Src, shape: address, space_index: 1, align: 16}
+    - {name: size, builder_field: Size, regs: [.b32, .u32, .s32], imm: true, min: 0, max: 1048560,
+       multiple_of: 16}
+    - {name: mbar, builder_field: Mbar, shape: address, space: .shared, align: 8}
 """
 ANCHOR = "  - name: shared-cta-to-global\n"   # the new form goes before it
 
@@ -170,6 +173,18 @@ def main():
         print("%-20s without the edit: %-5s with it: %-5s %s" % (k, before[k], after[k],
                                                                "ok" if good else "WRONG"))
         ok &= good
+    # The generator holds the builder to the tables: a slot of a builder
+    # instruction with no struct field to hold it stops the build.
+    bare = tables(a.src, False)
+    p = os.path.join(bare, "cp_async_bulk.yaml")
+    text = open(p).read()
+    open(p, "w").write(text.replace(ANCHOR, re.sub(r"builder_field: \w+, ", "", FORM) + ANCHOR))
+    r = subprocess.run([a.tblgen, os.path.join(bare, "gen")] +
+                       sorted(os.path.join(bare, f) for f in os.listdir(bare) if f.endswith(".yaml")),
+                       capture_output=True, text=True)
+    refused = r.returncode != 0 and "needs builder_field" in r.stderr
+    print("%-20s %s" % ("no builder_field", "refused by the generator: ok" if refused else "WRONG: accepted"))
+    ok &= refused
     if a.build:
         for k, v in build_and_run(os.path.abspath(a.src), d, a.build).items():
             print("%-50s %s" % (k, "ok" if v else "WRONG"))
