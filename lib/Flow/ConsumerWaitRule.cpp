@@ -369,6 +369,10 @@ public:
       for (uint32_t S : FF.Blocks[B].Succs)
         ++NPreds[S];
     std::vector<uint32_t> Region;
+    // Per block: the number of the region search it was last added to
+    // (membership without a search of Region).
+    std::vector<uint32_t> Stamp(NB, 0);
+    uint32_t Search = 0;
     for (uint32_t P = 0; P < NB; ++P) {
       const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
       if (Ss.size() != 2 || Ss[0] == Ss[1])
@@ -377,20 +381,22 @@ public:
         uint32_t J = Ss[X], Start = Ss[1 - X];
         if (Start == P)
           continue;
+        ++Search;
         Region.assign(1, Start);
+        Stamp[Start] = Search;
         bool Ok = true;
         for (size_t R = 0; Ok && R < Region.size(); ++R) {
           const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
           Ok = !Rs.empty(); // an exit inside: not a skippable region
           for (uint32_t N : Rs) {
-            if (N == J ||
-                std::find(Region.begin(), Region.end(), N) != Region.end())
+            if (N == J || Stamp[N] == Search)
               continue;
             if (N == P || Region.size() == 16) {
               Ok = false;
               break;
             }
             Region.push_back(N);
+            Stamp[N] = Search;
           }
         }
         // Entered only from P (Start) or from inside (a spin loop's head
@@ -783,13 +789,13 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   EventLists Events(FF, [&](uint32_t K) {
     return Acq(K) || Syncs(K) || SignalClass(K) >= 0;
   });
-  // Visits the events after instruction From along the CFG (at most 512
-  // blocks; program order would cross from one role's code into the
-  // next), until Visit returns false on a path.
+  // Visits the events after each instruction of From along the CFG (at
+  // most 512 blocks; program order would cross from one role's code into
+  // the next), until Visit returns false on a path.
   std::vector<uint32_t> Seen(FF.Blocks.size(), 0); // per walk: its number
   std::vector<uint32_t> Work;
   uint32_t WalkNo = 0;
-  auto WalkFrom = [&](uint32_t From, auto &&Visit) {
+  auto WalkFrom = [&](const std::vector<uint32_t> &From, auto &&Visit) {
     ++WalkNo;
     auto Block = [&](uint32_t B, uint32_t First) {
       for (uint32_t K : Events.of(B))
@@ -798,9 +804,11 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       return true;
     };
     Work.clear();
-    uint32_t B0 = FF.blockOf(From);
-    if (Block(B0, From + 1))
-      Work.push_back(B0);
+    for (uint32_t K : From) {
+      uint32_t B0 = FF.blockOf(K);
+      if (Block(B0, K + 1))
+        Work.push_back(B0);
+    }
     for (size_t N = 0; N < Work.size() && N < 512; ++N)
       for (uint32_t S : FF.Blocks[Work[N]].Succs) {
         if (Seen[S] == WalkNo)
@@ -817,9 +825,41 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // Per class X, the classes waited on somewhere after a tcgen05.commit
   // signals X (the MMA warp's drain of its accumulator stages).
   std::vector<uint64_t> WaitedAfter(Cls.size(), 0);
+  // The windows that matter: after waits on a class that a tcgen05.commit
+  // signals (its readers' releases), then after waits on those releases
+  // (whether they close a ring); the rest are not walked.
+  // The commits per class, the blocking waits per set of classes they
+  // acquire (the waits on one barrier array, or on one constant barrier):
+  // one walk each.
+  std::vector<std::vector<uint32_t>> CommitsOf(Cls.size());
+  std::vector<std::pair<uint64_t, std::vector<uint32_t>>> WaitsOn;
   for (size_t X = 0; X < RI.size(); ++X) {
-    if (uint64_t WM = AcqOf[X + 1])
-      WalkFrom(RI[X], [&](uint32_t K) {
+    if (uint64_t WM = AcqOf[X + 1]) {
+      auto It = std::find_if(WaitsOn.begin(), WaitsOn.end(),
+                             [&](const auto &W) { return W.first == WM; });
+      if (It == WaitsOn.end())
+        It = WaitsOn.insert(WaitsOn.end(), {WM, {}});
+      It->second.push_back(RI[X]);
+    } else if (SigOf[X + 1] >= 0 &&
+               FF.Insts[RI[X]].Op.Kind == OpKind::MmaCommitArrive) {
+      CommitsOf[size_t(SigOf[X + 1])].push_back(RI[X]);
+    }
+  }
+  uint64_t Committed = 0;
+  for (size_t C0 = 0; C0 < Cls.size(); ++C0) {
+    if (CommitsOf[C0].empty())
+      continue;
+    Committed |= uint64_t(1) << C0;
+    WalkFrom(CommitsOf[C0], [&](uint32_t K) {
+      WaitedAfter[C0] |= Acq(K);
+      return true;
+    });
+  }
+  auto Windows = [&](uint64_t Of) {
+    for (const auto &[WM, Waits] : WaitsOn) {
+      if (!(WM & Of))
+        continue;
+      WalkFrom(Waits, [&, WM = WM](uint32_t K) {
         if (Acq(K) & WM)
           return false;
         int R = SignalClass(K);
@@ -834,13 +874,14 @@ void runStageAcquireRule(const FlowRuleContext &C) {
           }
         return true;
       });
-    int C0 = SigOf[X + 1];
-    if (C0 >= 0 && FF.Insts[RI[X]].Op.Kind == OpKind::MmaCommitArrive)
-      WalkFrom(RI[X], [&](uint32_t K) {
-        WaitedAfter[size_t(C0)] |= Acq(K);
-        return true;
-      });
-  }
+    }
+  };
+  Windows(Committed);
+  uint64_t Released = 0;
+  for (size_t F = 0; F < Cls.size(); ++F)
+    if (Committed >> F & 1)
+      Released |= Rel[F];
+  Windows(Released & ~Committed);
   // A signal of X must be preceded by a wait on a class R that X's
   // waiters release with, when the signalling thread acquires R: R's
   // waiters signal X again (a ring: the producer's acquire of the stage),
