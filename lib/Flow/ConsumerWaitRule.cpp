@@ -46,8 +46,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <cstdio>
-#include <cstdlib>
 #include <unordered_map>
 
 namespace ptxlint {
@@ -81,8 +79,11 @@ public:
     int64_t D = Elem.C - Array.C;
     if (D < 0 || D % Array.G != 0 || D / Array.G >= 64)
       return false;
+    // (Only an array on the same residue ends it: FULL and EMPTY
+    // interleaved with a stride of 16 are two arrays over one range.)
     for (const Form &Other : Arrays)
-      if (Other.Base == Array.Base && Other.C > Array.C && Other.C <= Elem.C)
+      if (Other.Base == Array.Base && Other.C > Array.C && Other.C <= Elem.C &&
+          (Other.C - Array.C) % Array.G == 0)
         return false;
     return true;
   }
