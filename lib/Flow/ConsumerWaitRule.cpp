@@ -219,9 +219,13 @@ bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
 }
 
 /// Whether the register Reg that instruction J defines is the address of
-/// an mbarrier operation after J.
-bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
+/// an mbarrier operation after J and before Limit (nvcc reuses an address
+/// register for a later wait on the same barrier, 77's drain).
+bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg,
+                   uint32_t Limit = UINT32_MAX) {
   for (uint32_t X : FF.RoleInsts) {
+    if (X >= Limit)
+      break;
     const FlowInst &I = FF.Insts[X];
     const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
     if (Bar && Bar->K == Opnd::Addr && Bar->BaseIsReg && Bar->Name == Reg)
@@ -327,7 +331,7 @@ unusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
       continue;
     if (usedByProbeOnly(FF, J, Dst->Name))
       continue; // the next stage's probe: this stage's address is further back
-    if (!usedAsBarrier(FF, J, Dst->Name))
+    if (!usedAsBarrier(FF, J, Dst->Name, Rd))
       return std::make_pair(J, Rd);
     return std::nullopt;
   }
@@ -346,9 +350,10 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
     noteMissingWait(FF, At->first, At->second, D);
 }
 
-/// What a region of code does to the acquired / released class sets.
+/// What a region of code does to the acquired / released class sets
+/// (Exact: the stage acquire's element-exact acquisitions).
 struct Skip {
-  uint64_t Acq = 0, Rel = 0;
+  uint64_t Acq = 0, Rel = 0, Exact = 0;
 };
 
 /// A wait or a release that some threads branch around is the warp's:
@@ -417,6 +422,7 @@ public:
             Skip E = Effect(K);
             Sk.Acq |= E.Acq;
             Sk.Rel |= E.Rel;
+            Sk.Exact |= E.Exact;
           }
       }
     }
@@ -764,14 +770,20 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // Per role instruction: the classes a blocking wait acquires, the class
   // a signal signals (-1: none).
   std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
+  std::vector<uint64_t> ExactOf(RI.size() + 1, 0);
   std::vector<int8_t> SigOf(RI.size() + 1, -1);
   std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
   for (size_t X = 0; X < RI.size(); ++X) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K))
-      AcqOf[X + 1] = Mask(BarrierOf(K));
+    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K)) {
+      const Shape &W = BarrierOf(K);
+      AcqOf[X + 1] = Mask(W);
+      // A wait on one constant barrier acquires that element only.
+      int E = W && W->G == 0 ? ClassOf(W) : -1;
+      ExactOf[X + 1] = E >= 0 ? uint64_t(1) << E : AcqOf[X + 1];
+    }
     else if (signalsBarrier(I))
       SigOf[X + 1] = int8_t(ClassOf(BarrierOf(K)));
   }
@@ -900,9 +912,53 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       }
   if (!Any)
     return;
-  SkipRegions Skips(FF, Events, [&](uint32_t K) { return Skip{Acq(K), 0}; });
+  // A commit of one constant barrier X, element t of an array A whose
+  // waiters release with array R, needs element t of R (77's MMA commits
+  // S1 and must have waited on FREE1, not FREE0), or a wait on R itself
+  // (a stage register); ExactNeed holds those, 0 where no such A is known.
+  auto Exact = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+      return ~uint64_t(0);
+    return ExactOf[EvOf[K]];
+  };
+  std::vector<uint64_t> ExactNeed(Cls.size(), 0);
+  for (size_t X = 0; X < Cls.size(); ++X) {
+    if (!Need[X] || Cls[X].G != 0)
+      continue;
+    for (size_t R = 0; R < Cls.size(); ++R) {
+      if (!(Need[X] >> R & 1))
+        continue;
+      if (Cls[R].G == 0) {
+        ExactNeed[X] |= uint64_t(1) << R;
+        continue;
+      }
+      for (size_t A = 0; A < Cls.size(); ++A) {
+        if (Cls[A].G != Cls[R].G || !(Rel[A] >> R & 1) ||
+            !Arr.isElement(Cls[X], Cls[A]))
+          continue;
+        Form Elem = Cls[X];
+        Elem.C = Cls[R].C + (Cls[X].C - Cls[A].C) / Cls[A].G * Cls[R].G;
+        int E = ClassOf(Elem);
+        ExactNeed[X] |= uint64_t(1) << R | (E >= 0 ? uint64_t(1) << E : 0);
+      }
+    }
+    if (!(ExactNeed[X] & ~Need[X]))
+      ExactNeed[X] = 0; // no element found: the loose test
+  }
+  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+    return Skip{Acq(K), 0, Exact(K)};
+  });
+  struct State {
+    AcqState Loose, Exact;
+    bool join(const State &O) {
+      bool Changed = Loose.join(O.Loose);
+      return Exact.join(O.Exact) || Changed;
+    }
+  };
   uint64_t Reported = 0;
-  auto Transfer = [&](uint32_t B, AcqState &S, bool Report) {
+  auto Transfer = [&](uint32_t B, State &St, bool Report) {
+    AcqState &S = St.Loose;
     for (uint32_t K : Events.of(B)) {
       // Checked: tcgen05.commit, the MMA warp handing an accumulator (or
       // S/P) stage in tensor memory to the threads that read it. (An
@@ -911,21 +967,25 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       int X = Report && FF.Insts[K].Op.Kind == OpKind::MmaCommitArrive
                   ? SignalClass(K)
                   : -1;
-      if (X >= 0 && Need[size_t(X)] && !(S.One & Need[size_t(X)]) &&
-          !(Reported >> X & 1)) {
+      bool Acquired =
+          X >= 0 && (ExactNeed[size_t(X)]
+                         ? (St.Exact.One & ExactNeed[size_t(X)]) != 0
+                         : (S.One & Need[size_t(X)]) != 0);
+      if (X >= 0 && Need[size_t(X)] && !Acquired && !(Reported >> X & 1)) {
         Reported |= uint64_t(1) << X;
         // The release class whose address the thread computes, unused,
         // before the signal: where its wait was meant to be.
-        size_t R = Cls.size(), First = Cls.size();
+        // (The exact elements first: 77's FREE1, not any FREE.)
+        size_t R = Cls.size();
         std::optional<std::pair<uint32_t, uint32_t>> At;
-        for (size_t Y = 0; Y < Cls.size() && !At; ++Y)
-          if (Need[size_t(X)] >> Y & 1) {
-            First = std::min(First, Y);
-            if ((At = unusedBarrierAddress(FF, Arr, K, Cls[Y], false)))
-              R = Y;
-          }
-        if (R == Cls.size())
-          R = First;
+        uint64_t Try = ExactNeed[size_t(X)] & ~Need[size_t(X)];
+        for (uint64_t M : {Try, Need[size_t(X)]})
+          for (size_t Y = 0; Y < Cls.size() && !At; ++Y)
+            if (M >> Y & 1)
+              At = unusedBarrierAddress(FF, Arr, K, Cls[Y], false);
+        for (size_t Y = 0; Y < Cls.size() && R == Cls.size(); ++Y)
+          if (Need[size_t(X)] >> Y & 1)
+            R = Y; // the release to name
         auto D = C.likely(rules::FlowReadBeforeComplete, FF.Insts[K].Range,
                           "this tcgen05.commit hands a tensor-memory stage to "
                           "the waiters of its mbarrier, but on some path no "
@@ -938,20 +998,24 @@ void runStageAcquireRule(const FlowRuleContext &C) {
         if (At)
           noteMissingWait(FF, At->first, At->second, D, false);
       }
-      if (Syncs(K)) {
-        S.One |= S.May;
-        S.May = 0;
-      }
-      S.acquire(Acq(K));
+      if (Syncs(K))
+        for (AcqState *A : {&St.Loose, &St.Exact}) {
+          A->One |= A->May;
+          A->May = 0;
+        }
+      St.Loose.acquire(Acq(K));
+      St.Exact.acquire(Exact(K));
     }
   };
-  auto Edge = [&](uint32_t P, size_t X, AcqState &S) {
+  auto Edge = [&](uint32_t P, size_t X, State &St) {
     const Skip &Sk = Skips.at(P, X);
-    S.One |= Sk.Acq;
-    S.May |= Sk.Acq;
+    St.Loose.One |= Sk.Acq;
+    St.Loose.May |= Sk.Acq;
+    St.Exact.One |= Sk.Exact;
+    St.Exact.May |= Sk.Exact;
     return true;
   };
-  solveForward(FF, AcqState(), Transfer, Edge);
+  solveForward(FF, State(), Transfer, Edge);
 }
 
 } // namespace flow
