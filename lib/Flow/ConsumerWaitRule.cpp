@@ -915,7 +915,8 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // A commit of one constant barrier X, element t of an array A whose
   // waiters release with array R, needs element t of R (77's MMA commits
   // S1 and must have waited on FREE1, not FREE0), or a wait on R itself
-  // (a stage register); ExactNeed holds those, 0 where no such A is known.
+  // (a stage register); ExactNeed holds those where such an A is known
+  // (ByElement).
   auto Exact = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
     if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
@@ -923,6 +924,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     return ExactOf[EvOf[K]];
   };
   std::vector<uint64_t> ExactNeed(Cls.size(), 0);
+  std::vector<char> ByElement(Cls.size(), 0);
   for (size_t X = 0; X < Cls.size(); ++X) {
     if (!Need[X] || Cls[X].G != 0)
       continue;
@@ -939,12 +941,11 @@ void runStageAcquireRule(const FlowRuleContext &C) {
           continue;
         Form Elem = Cls[X];
         Elem.C = Cls[R].C + (Cls[X].C - Cls[A].C) / Cls[A].G * Cls[R].G;
-        int E = ClassOf(Elem);
+        int E = ClassOf(Elem); // none: nothing waits on that element
         ExactNeed[X] |= uint64_t(1) << R | (E >= 0 ? uint64_t(1) << E : 0);
+        ByElement[X] = 1;
       }
     }
-    if (!(ExactNeed[X] & ~Need[X]))
-      ExactNeed[X] = 0; // no element found: the loose test
   }
   SkipRegions Skips(FF, Events, [&](uint32_t K) {
     return Skip{Acq(K), 0, Exact(K)};
@@ -968,7 +969,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
                   ? SignalClass(K)
                   : -1;
       bool Acquired =
-          X >= 0 && (ExactNeed[size_t(X)]
+          X >= 0 && (ByElement[size_t(X)]
                          ? (St.Exact.One & ExactNeed[size_t(X)]) != 0
                          : (S.One & Need[size_t(X)]) != 0);
       if (X >= 0 && Need[size_t(X)] && !Acquired && !(Reported >> X & 1)) {
