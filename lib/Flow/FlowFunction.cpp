@@ -44,7 +44,7 @@ namespace {
 
 class ModifierList : public QualifierList {
 public:
-  explicit ModifierList(const std::vector<Modifier> &M) : Mods(M) {}
+  explicit ModifierList(const NodeList<Modifier> &M) : Mods(M) {}
   size_t size() const override { return Mods.size(); }
   std::string_view at(size_t K) const override {
     std::string_view T = Mods[K].Text;
@@ -52,7 +52,7 @@ public:
   }
 
 private:
-  const std::vector<Modifier> &Mods;
+  const NodeList<Modifier> &Mods;
 };
 
 

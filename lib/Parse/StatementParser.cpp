@@ -543,7 +543,7 @@ void StatementParser::Impl::badAddress(uint32_t Expr, std::string Msg) {
 /// coordinate vector, go to Out.Elements; the offset's value to Out.Offset.
 void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
   uint32_t E = child(Body, CstKind::Expr);
-  Out.Elements.reserve(1 + countChildren(Body, [](CstKind K) {
+  Out.Elements.reserve(M.Nodes, 1 + countChildren(Body, [](CstKind K) {
                           return K != CstKind::Terminal && K != CstKind::Expr;
                         }));
   const CstNode &EN = node(E);
@@ -555,11 +555,11 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
            inQuotes(text(E)) + " is none of these";
   };
   if (node(Kids[0]).Kind != CstKind::NameExpr) { // an immediate address
-    Out.Elements.push_back(buildFlat(Kids, N));
+    Out.Elements.push_back(M.Nodes, buildFlat(Kids, N));
     if (!onlyIntegers(Kids, N))
       badAddress(E, NoneOfThese());
   } else if (N == 1) {
-    Out.Elements.push_back(buildUnary(Kids[0]));
+    Out.Elements.push_back(M.Nodes, buildUnary(Kids[0]));
   } else {
     Operand Base = buildUnary(Kids[0]);
     Operand Off = buildFlat(Kids + 2, N - 2);
@@ -573,18 +573,18 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
       Out.HasOffset = true;
       Out.Offset = Off.Value;
       Out.OffsetRange = Off.Range;
-      Out.Elements.push_back(std::move(Base));
+      Out.Elements.push_back(M.Nodes, std::move(Base));
     } else { // an offset not evaluated: the whole stays an expression
       Operand Whole;
       Whole.Range = range(E);
       Whole.Text = text(Whole.Range);
-      Out.Elements.push_back(std::move(Whole));
+      Out.Elements.push_back(M.Nodes, std::move(Whole));
     }
   }
   forChildren(Body, [&](uint32_t C) {
     CstKind K = node(C).Kind;
     if (K != CstKind::Terminal && K != CstKind::Expr)
-      Out.Elements.push_back(buildOperand(C));
+      Out.Elements.push_back(M.Nodes, buildOperand(C));
   });
 }
 
@@ -596,10 +596,10 @@ Operand StatementParser::Impl::buildOperand(uint32_t I) {
   O.Range = range(I);
   O.Text = text(O.Range);
   auto AddOperands = [&](uint32_t Parent) {
-    O.Elements.reserve(countNodes(Parent));
+    O.Elements.reserve(M.Nodes, countNodes(Parent));
     forChildren(Parent, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
-        O.Elements.push_back(buildOperand(C));
+        O.Elements.push_back(M.Nodes, buildOperand(C));
     });
   };
   switch (K) {
@@ -648,21 +648,21 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   uint32_t Op = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   I.OpcodeRange = range(Op);
   I.Opcode = text(I.OpcodeRange);
-  I.Modifiers.reserve(
+  I.Modifiers.reserve(M.Nodes,
       countChildren(Root, [](CstKind K) { return K == CstKind::Modifier; }));
   forChildren(Root, [&](uint32_t C) {
     if (node(C).Kind == CstKind::Modifier) {
       SourceRange R = range(C);
-      I.Modifiers.push_back({text(R), R});
+      I.Modifiers.push_back(M.Nodes, {text(R), R});
     }
   });
   uint32_t Ops = child(Root, CstKind::OperandList);
   AddressError = false;
   if (Ops != ~0u) {
-    I.Operands.reserve(countNodes(Ops));
+    I.Operands.reserve(M.Nodes, countNodes(Ops));
     forChildren(Ops, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
-        I.Operands.push_back(buildOperand(C));
+        I.Operands.push_back(M.Nodes, buildOperand(C));
     });
   }
   if (AddressError) { // not an instruction ptxas reads: like a syntax error
