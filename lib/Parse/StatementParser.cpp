@@ -168,10 +168,7 @@ public:
 };
 
 /// One lexed token: type and inclusive byte range within the statement.
-struct Tok {
-  uint16_t Type;
-  uint32_t Start, Stop;
-};
+using Tok = FastLexer::Token;
 
 enum class EntryRule : char { Instruction = 'I', Directive = 'D', Declaration = 'd', Header = 'H' };
 
@@ -219,14 +216,7 @@ struct StatementParser::Impl {
     Toks.clear();
     Key.clear();
     Key += char(R);
-    while (true) {
-      size_t Start;
-      size_t Type = Lexer.lexOne(Start);
-      if (Type == antlr4::Token::EOF)
-        break;
-      Toks.push_back({uint16_t(Type), uint32_t(Start), uint32_t(Lexer.getCharPositionInLine() - 1)});
-      Key += char(Type);
-    }
+    Lexer.lexAll(Toks, Key);
     auto It = Shapes.find(Key);
     if (It != Shapes.end()) {
       ++ShapeHits;
