@@ -168,10 +168,7 @@ public:
 };
 
 /// One lexed token: type and inclusive byte range within the statement.
-struct Tok {
-  uint16_t Type;
-  uint32_t Start, Stop;
-};
+using Tok = FastLexer::Token;
 
 enum class EntryRule : char { Instruction = 'I', Directive = 'D', Declaration = 'd', Header = 'H' };
 
@@ -219,14 +216,7 @@ struct StatementParser::Impl {
     Toks.clear();
     Key.clear();
     Key += char(R);
-    while (true) {
-      size_t Start;
-      size_t Type = Lexer.lexOne(Start);
-      if (Type == antlr4::Token::EOF)
-        break;
-      Toks.push_back({uint16_t(Type), uint32_t(Start), uint32_t(Lexer.getCharPositionInLine() - 1)});
-      Key += char(Type);
-    }
+    Lexer.lexAll(Toks, Key);
     auto It = Shapes.find(Key);
     if (It != Shapes.end()) {
       ++ShapeHits;
@@ -636,7 +626,21 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   S.ParsedIndex = int32_t(M.Instructions.size());
   Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
-  uint32_t G = child(Root, CstKind::Guard);
+  // One walk over the root's children finds the guard, the opcode, the
+  // operand list (each the first of its kind) and counts the modifiers.
+  uint32_t G = ~0u, Op = ~0u, Ops = ~0u, NumModifiers = 0;
+  forChildren(Root, [&](uint32_t C) {
+    const CstNode &X = node(C);
+    if (X.Kind == CstKind::Modifier)
+      ++NumModifiers;
+    else if (X.Kind == CstKind::Guard && G == ~0u)
+      G = C;
+    else if (X.Kind == CstKind::OperandList && Ops == ~0u)
+      Ops = C;
+    else if (X.Kind == CstKind::Terminal && Op == ~0u &&
+             X.TokenType == PtxStatementLexer::IDENT)
+      Op = C;
+  });
   if (G != ~0u) {
     Operand &Guard = I.Guard.emplace();
     Guard.Range = range(G);
@@ -645,18 +649,17 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
     Guard.Kind = OperandKind::Register;
     Guard.Negated = child(G, CstKind::Terminal, PtxStatementLexer::BANG) != ~0u;
   }
-  uint32_t Op = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   I.OpcodeRange = range(Op);
   I.Opcode = text(I.OpcodeRange);
-  I.Modifiers.reserve(M.Nodes,
-      countChildren(Root, [](CstKind K) { return K == CstKind::Modifier; }));
-  forChildren(Root, [&](uint32_t C) {
-    if (node(C).Kind == CstKind::Modifier) {
-      SourceRange R = range(C);
-      I.Modifiers.push_back(M.Nodes, {text(R), R});
-    }
-  });
-  uint32_t Ops = child(Root, CstKind::OperandList);
+  if (NumModifiers) {
+    I.Modifiers.reserve(M.Nodes, NumModifiers);
+    forChildren(Root, [&](uint32_t C) {
+      if (node(C).Kind == CstKind::Modifier) {
+        SourceRange R = range(C);
+        I.Modifiers.push_back(M.Nodes, {text(R), R});
+      }
+    });
+  }
   AddressError = false;
   if (Ops != ~0u) {
     I.Operands.reserve(M.Nodes, countNodes(Ops));
