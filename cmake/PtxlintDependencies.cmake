@@ -29,7 +29,16 @@ find_library(ANTLR4_RUNTIME_LIB NAMES antlr4-runtime REQUIRED)
 add_library(ptxlint_antlr_runtime INTERFACE)
 target_include_directories(ptxlint_antlr_runtime SYSTEM INTERFACE
   ${ANTLR4_RUNTIME_INCLUDE})
-target_link_libraries(ptxlint_antlr_runtime INTERFACE ${ANTLR4_RUNTIME_LIB})
+# A program that sets PTXLINT_STATIC_RUNTIME (the ptxlint command) links the
+# runtime's static archive where there is one (tools/ptxlint/CMakeLists.txt
+# says why); libptxlint.so and the rest link the shared runtime.
+find_library(ANTLR4_RUNTIME_STATIC_LIB NAMES libantlr4-runtime.a)
+if(ANTLR4_RUNTIME_STATIC_LIB)
+  target_link_libraries(ptxlint_antlr_runtime INTERFACE
+    $<IF:$<BOOL:$<TARGET_PROPERTY:PTXLINT_STATIC_RUNTIME>>,${ANTLR4_RUNTIME_STATIC_LIB},${ANTLR4_RUNTIME_LIB}>)
+else()
+  target_link_libraries(ptxlint_antlr_runtime INTERFACE ${ANTLR4_RUNTIME_LIB})
+endif()
 # Debian's ANTLR 4.9 headers do not compile with clang + libstdc++:
 # misc/InterpreterDataReader.h defines InterpreterData() {} although
 # dfa::Vocabulary's default constructor is implicitly deleted under clang's

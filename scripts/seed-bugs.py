@@ -8,7 +8,7 @@ how many mutants get a new diagnostic of the rule family that covers that step
 one of its notes ("at the right line").
 
 Mutant kinds (one protocol step each):
-  bulk-commit      delete a cp.async.bulk.commit_group               (F402, F406)
+  bulk-commit      delete a cp.async.bulk.commit_group         (F402, F403, F406)
   proxy-fence      delete a fence.proxy.async before a bulk/TMA store (F405)
   bulk-wait        delete a cp.async.bulk.wait_group{.read}          (F406)
   consumer-wait    delete a consumer's mbarrier.try_wait/test_wait:
@@ -16,7 +16,7 @@ Mutant kinds (one protocol step each):
                    with its fallback spin loop                       (F407)
   expect-tx        add 16 to an expect_tx byte count whose copies'
                    sizes are known                                   (F404)
-  cp-async-commit  delete a cp.async.commit_group                     (F401, F407)
+  cp-async-commit  delete a cp.async.commit_group               (F401, F403, F407)
   cp-async-wait    delete a cp.async.wait_group / wait_all            (F407)
 
 A site whose mutation is provably harmless is excluded, with its reason, and
@@ -79,7 +79,9 @@ import tempfile
 DEFAULT_MODULES = os.environ.get("PTXLINT_REALKERNELS", "")
 
 KINDS = collections.OrderedDict([
-    ("bulk-commit", {"codes": {"F402", "F406"},
+    # F403: without the commit, two groups are one and a later
+    # "wait_group N" counting them separately waits for nothing.
+    ("bulk-commit", {"codes": {"F402", "F403", "F406"},
                      "what": "cp.async.bulk.commit_group deleted"}),
     ("proxy-fence", {"codes": {"F405"},
                      "what": "fence.proxy.async before a bulk/TMA store deleted"}),
@@ -89,7 +91,7 @@ KINDS = collections.OrderedDict([
                        "what": "consumer's mbarrier.try_wait spin/probe deleted"}),
     ("expect-tx", {"codes": {"F404"},
                    "what": "expect_tx byte count changed (+16)"}),
-    ("cp-async-commit", {"codes": {"F401", "F407"},
+    ("cp-async-commit", {"codes": {"F401", "F403", "F407"},
                          "what": "cp.async.commit_group deleted"}),
     ("cp-async-wait", {"codes": {"F407"},
                        "what": "cp.async.wait_group/wait_all deleted"}),

@@ -19,16 +19,20 @@ namespace check {
 
 InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
                                    const spec::InstructionSpec &Spec,
-                                   int32_t Function, size_t NameWords)
-    : Ctx(Ctx), I(I), Spec(Spec), Function(Function) {
+                                   int32_t Function, size_t NameWords,
+                                   CheckBuffers &Buffers)
+    : Ctx(Ctx), I(I), Spec(Spec), Function(Function), Quals(Buffers.Quals),
+      Spaces(Buffers.Spaces), Targets(Buffers.Targets) {
   NameRange = I.OpcodeRange;
   if (NameWords)
     NameRange.End = I.Modifiers[NameWords - 1].Range.End;
-  Quals.reserve(I.Modifiers.size() - NameWords);
+  Quals.clear();
+  Spaces.clear();
   for (size_t K = NameWords; K < I.Modifiers.size(); ++K)
     Quals.push_back({&I.Modifiers[K], spec::groupOf(Spec, I.Modifiers[K].Text)});
-  if (Ctx.Settings.Effective)
-    Targets.push_back(*Ctx.Settings.Effective);
+  if (!Buffers.TargetsKnown && Ctx.Settings.Effective)
+    Buffers.Targets.push_back(*Ctx.Settings.Effective);
+  Buffers.TargetsKnown = true;
   Version = {Ctx.Settings.PtxMajor, Ctx.Settings.PtxMinor};
 }
 
@@ -65,7 +69,13 @@ std::string InstructionCheck::formName() const {
 }
 
 const Symbol *InstructionCheck::symbol(std::string_view Name) const {
-  return Ctx.Symbols.lookup(Name, Function);
+  unsigned N = LookedCount < std::size(Looked) ? LookedCount : unsigned(std::size(Looked));
+  for (unsigned K = 0; K < N; ++K)
+    if (Looked[K].Name == Name.data() && Looked[K].Size == Name.size())
+      return Looked[K].Sym;
+  const Symbol *S = Ctx.Symbols.lookup(Name, Function);
+  Looked[LookedCount++ % std::size(Looked)] = {Name.data(), Name.size(), S};
+  return S;
 }
 
 std::string_view InstructionCheck::registerType(const Operand &Op) const {
@@ -119,6 +129,7 @@ SourceRange InstructionCheck::insertionPoint(std::string_view Word) const {
 
 DiagBuilder InstructionCheck::report(rules::Id Rule, SourceRange Range,
                                      std::string Message) {
+  ++Reports;
   return DiagBuilder(Ctx.Diags, Rule, Range, std::move(Message));
 }
 
@@ -149,49 +160,86 @@ public:
   }
 
 private:
+  /// What is known of one distinct head: its table entry, and what the
+  /// checks that read the head alone found.
+  struct HeadEntry {
+    const spec::InstructionSpec *Spec = nullptr;
+    size_t NameWords = 0;
+    /// checkQualifiers() reported nothing; it chose Form and these state
+    /// spaces (indices into the instruction's modifiers).
+    bool QualifiersClean = false;
+    bool TargetsClean = false; ///< checkTargets() reported nothing
+    const spec::FormSpec *Form = nullptr;
+    std::vector<uint8_t> Spaces;
+    void rememberQualifiers(const InstructionCheck &C) {
+      for (const Modifier *M : C.Spaces) {
+        size_t X = size_t(M - C.I.Modifiers.data());
+        if (X >= C.I.Modifiers.size() || X > 255)
+          return; // not one of the written words: check again each time
+        Spaces.push_back(uint8_t(X));
+      }
+      Form = C.Form;
+      QualifiersClean = true;
+    }
+  };
+
   void checkInstruction(LintContext &Ctx, const Instruction &I,
                         int32_t Function, std::string_view Head) {
     if (!spec::hasOpcode(I.Opcode))
       return; // parsed for the flow rules only (ld.shared, bra, ...)
-    // The table entry of each distinct head, found once: a module repeats a
-    // few dozen heads thousands of times. (A head is the opcode and the
-    // modifiers as written, so it determines the entry.)
+    // A module repeats a few dozen heads thousands of times. A head is the
+    // opcode and the modifiers as written, so it determines the table entry;
+    // and the qualifier and target checks read the head alone (its words,
+    // the entry, the module's target and version): a head they passed once
+    // passes again, with the same form. Operands are checked every time.
     bool Cacheable = I.spelledBy(Head);
-    auto Known = Cacheable ? Entries.find(Head) : Entries.end();
-    std::pair<const spec::InstructionSpec *, size_t> Entry;
-    if (Known == Entries.end()) {
-      Mods.clear(); // one buffer for every instruction: no allocation each
-      for (const Modifier &M : I.Modifiers)
-        Mods.push_back(M.Text);
-      size_t Words = 0;
-      const spec::InstructionSpec *Found =
-          spec::findInstruction(I.Opcode, Mods, Words);
-      Entry = {Found, Words};
-      if (Cacheable)
-        Entries.emplace(Head, Entry);
+    HeadEntry Uncached;
+    HeadEntry *E = &Uncached;
+    if (Cacheable) {
+      auto [It, New] = Entries.try_emplace(Head);
+      E = &It->second;
+      if (New)
+        findEntry(I, *E);
     } else {
-      Entry = Known->second;
+      findEntry(I, *E);
     }
-    const spec::InstructionSpec *Spec = Entry.first;
-    size_t NameWords = Entry.second;
-    if (!Spec) {
+    if (!E->Spec) {
       if (I.Opcode == "cp") // every cp.* instruction is in the tables
         reportUnknown(Ctx, I);
       return;
     }
-    if (Spec->ClassifyOnly)
+    if (E->Spec->ClassifyOnly)
       return;
-    InstructionCheck C(Ctx, I, *Spec, Function, NameWords);
-    checkQualifiers(C);
+    InstructionCheck C(Ctx, I, *E->Spec, Function, E->NameWords, Buffers);
+    if (E->QualifiersClean) {
+      C.Form = E->Form;
+      for (uint8_t X : E->Spaces)
+        C.Spaces.push_back(&I.Modifiers[X]);
+    } else {
+      checkQualifiers(C);
+      if (Cacheable && C.Reports == 0)
+        E->rememberQualifiers(C);
+    }
     checkOperands(C);
+    if (E->TargetsClean)
+      return;
+    unsigned Before = C.Reports;
     checkTargets(C);
+    if (E->QualifiersClean && C.Reports == Before)
+      E->TargetsClean = true;
+  }
+
+  void findEntry(const Instruction &I, HeadEntry &E) {
+    Mods.clear(); // one buffer for every instruction: no allocation each
+    for (const Modifier &M : I.Modifiers)
+      Mods.push_back(M.Text);
+    E.Spec = spec::findInstruction(I.Opcode, Mods, E.NameWords);
   }
 
   spec::Words Mods;
-  /// Head text (into the module) -> table entry and its name's word count.
-  std::unordered_map<std::string_view,
-                     std::pair<const spec::InstructionSpec *, size_t>>
-      Entries;
+  CheckBuffers Buffers;
+  /// Head text (into the module) -> what is known of it.
+  std::unordered_map<std::string_view, HeadEntry> Entries;
 
   static void reportUnknown(LintContext &Ctx, const Instruction &I) {
     SourceRange R = I.OpcodeRange;

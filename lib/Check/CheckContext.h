@@ -32,14 +32,23 @@ struct Qualifier {
   bool Reported = false; ///< already diagnosed: later checks skip it
 };
 
+/// Vectors every InstructionCheck fills, kept by the checker across
+/// instructions so that checking one allocates nothing.
+struct CheckBuffers {
+  std::vector<Qualifier> Quals;
+  std::vector<const Modifier *> Spaces;
+  std::vector<Target> Targets; ///< the module's: filled once
+  bool TargetsKnown = false;
+};
+
 struct InstructionCheck {
   LintContext &Ctx;
   const Instruction &I;
   const spec::InstructionSpec &Spec;
   int32_t Function = -1;
   SourceRange NameRange;             ///< "cp.async.bulk.tensor"
-  std::vector<Qualifier> Quals;      ///< the rest, in source order
-  std::vector<const Modifier *> Spaces; ///< state spaces, in source order
+  std::vector<Qualifier> &Quals;     ///< the rest, in source order
+  std::vector<const Modifier *> &Spaces; ///< state spaces, in source order
   const spec::FormSpec *Form = nullptr;
   /// Groups already reported as wrong (not to be reported missing too).
   std::vector<const spec::GroupSpec *> Reported;
@@ -52,13 +61,27 @@ struct InstructionCheck {
   };
   std::vector<Typo> Typos;
   std::list<Modifier> Corrections; // stable addresses, nothing allocated until used
-  std::vector<Target> Targets;       ///< the module's target (see
-                                     ///< effectiveTarget), if known
+  const std::vector<Target> &Targets; ///< the module's target (see
+                                      ///< effectiveTarget), if known
   PtxVersion Version;                ///< the module's PTX version (or 0.0)
+  /// Number of report() calls so far, whatever the policy then does with
+  /// them: the checker memoises a head's qualifier and target checks only
+  /// when they reported nothing.
+  unsigned Reports = 0;
+  /// symbol()'s last lookups, by the operand text they were for: the checks
+  /// ask again for the same operand (declared? a register? of which type?).
+  struct SymbolMemo {
+    const char *Name;
+    size_t Size;
+    const Symbol *Sym;
+  };
+  mutable SymbolMemo Looked[8];
+  mutable unsigned LookedCount = 0;
 
+  /// Quals, Spaces and Targets live in Buffers (cleared here).
   InstructionCheck(LintContext &Ctx, const Instruction &I,
                    const spec::InstructionSpec &Spec, int32_t Function,
-                   size_t NameWords);
+                   size_t NameWords, CheckBuffers &Buffers);
 
   /// The written modifier with this text, or nullptr.
   const Modifier *find(std::string_view Text) const;

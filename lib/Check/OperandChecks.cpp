@@ -325,7 +325,7 @@ static bool allDeclared(InstructionCheck &C, const Operand &Op) {
 
 static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
                            const Operand &Op) {
-  std::string Name = "'" + std::string(S.Name) + "'";
+  auto Name = [&] { return "'" + std::string(S.Name) + "'"; }; // for reports
   if (Op.Overflow)
     return; // ptxas's "Constant overflow": the parser reported it (O204)
   int64_t V = Op.Value;
@@ -334,7 +334,7 @@ static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
   std::string_view Because;
   if (const std::vector<int64_t> *Values = acceptedValues(C, S, Because)) {
     if (std::find(Values->begin(), Values->end(), Judged) == Values->end()) {
-      std::string Msg = Name + " must be " + valueList(*Values);
+      std::string Msg = Name() + " must be " + valueList(*Values);
       if (!Because.empty())
         Msg += " with " + q(Because);
       C.report(rules::OperandValue, Op.Range, Msg + ", not " + std::to_string(V))
@@ -349,20 +349,20 @@ static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
                         : S.HasMin ? "at least " + std::to_string(S.Min)
                                    : "at most " + std::to_string(S.Max);
     C.report(rules::OperandValue, Op.Range,
-             Name + " must be " + Range + ", not " + std::to_string(V))
+             Name() + " must be " + Range + ", not " + std::to_string(V))
         .spec(C.Form->Section);
     return;
   }
   if (S.MultipleOf && Judged % S.MultipleOf != 0) {
     C.report(rules::OperandValue, Op.Range,
-             Name + " must be a multiple of " + std::to_string(S.MultipleOf) +
+             Name() + " must be a multiple of " + std::to_string(S.MultipleOf) +
                  ", not " + std::to_string(V))
         .spec(C.Form->Section);
     return;
   }
   if (S.WarnBits && !fitsBits(V, S.WarnBits)) {
     DiagBuilder D = C.report(rules::ImmediateTooWide, Op.Range,
-                             Name + " is a " + std::to_string(S.WarnBits) +
+                             Name() + " is a " + std::to_string(S.WarnBits) +
                                  "-bit operand; " + std::to_string(V) +
                                  " does not fit");
     if (S.Truncate32)
@@ -371,20 +371,20 @@ static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
   }
   if (S.HasWarnMin && V < S.WarnMin)
     C.report(rules::OperandRange, Op.Range,
-             Name + " should be at least " + std::to_string(S.WarnMin) +
+             Name() + " should be at least " + std::to_string(S.WarnMin) +
                  ", not " + std::to_string(V))
         .spec(C.Form->Section);
 }
 
 static void checkValue(InstructionCheck &C, const OperandSpec &S,
                        const Operand &Op) {
-  std::string Name = "'" + std::string(S.Name) + "'";
+  auto Name = [&] { return "'" + std::string(S.Name) + "'"; }; // for reports
   if (C.isRegister(Op)) {
     std::string_view Type = C.registerType(Op);
     if (Type == ".pred") {
       if (S.PredName.empty()) {
         C.report(rules::OperandType, Op.Range,
-                 Name + " must be " + accepts(S) + ", not a predicate")
+                 Name() + " must be " + accepts(S) + ", not a predicate")
             .spec(C.Form->Section);
         return;
       }
@@ -405,7 +405,7 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
     }
     if (S.Regs.empty()) {
       C.report(rules::OperandKind, Op.Range,
-               Name + " must be " + accepts(S) + ", not a register")
+               Name() + " must be " + accepts(S) + ", not a register")
           .spec(C.Form->Section);
       return;
     }
@@ -419,12 +419,12 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
         (!S.PtxasRegsLast || &Op == &C.I.Operands.back());
     if (PtxasTakes)
       C.report(rules::OperandNotDocumented, Op.Range,
-               Name + " should be " + accepts(S) + "; ptxas 13.0 also takes " +
+               Name() + " should be " + accepts(S) + "; ptxas 13.0 also takes " +
                    q(Op.Name) + " (" + std::string(Type) + ")")
           .spec(C.Form->Section);
     else
       C.report(rules::OperandType, Op.Range,
-               Name + " must be " + accepts(S) + ", but " + q(Op.Name) +
+               Name() + " must be " + accepts(S) + ", but " + q(Op.Name) +
                    " is " + std::string(Type))
           .spec(C.Form->Section);
     return;
@@ -436,7 +436,7 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
                            regAccepted(S.PtxasVectorRegs, C.registerType(E));
                   })) {
     C.report(rules::OperandNotDocumented, Op.Range,
-             Name + " should be " + accepts(S) +
+             Name() + " should be " + accepts(S) +
                  "; ptxas 13.0 also takes a vector here")
         .spec(C.Form->Section);
     return;
@@ -448,7 +448,7 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
   if (Op.Kind == OperandKind::Expr)
     return; // a constant expression: nothing certain to say
   C.report(rules::OperandKind, Op.Range,
-           Name + " must be " + accepts(S) + ", not " + kindName(Op.Kind))
+           Name() + " must be " + accepts(S) + ", not " + kindName(Op.Kind))
       .spec(C.Form->Section);
 }
 
@@ -536,18 +536,18 @@ static void checkAlignment(InstructionCheck &C, const OperandSpec &S,
 static void checkAddress(InstructionCheck &C, const OperandSpec &S,
                          const Operand &Op,
                          const std::vector<const OperandSpec *> &Slots) {
-  std::string Name = "'" + std::string(S.Name) + "'";
+  auto Name = [&] { return "'" + std::string(S.Name) + "'"; }; // for reports
   if (Op.Kind == OperandKind::Address) {
     if (Op.Elements.size() != 1) {
       C.report(rules::OperandKind, Op.Range,
-               Name + " must be an address '[...]', not a tensor operand")
+               Name() + " must be an address '[...]', not a tensor operand")
           .spec(C.Form->Section);
       return;
     }
     const Operand &Base = Op.Elements[0];
     if (Base.Kind == OperandKind::Immediate) {
       C.report(rules::OperandKind, Op.Range,
-               Name + " cannot be an immediate address (ptxas takes those "
+               Name() + " cannot be an immediate address (ptxas takes those "
                       "only in .local)")
           .spec(C.Form->Section);
       return;
@@ -565,7 +565,7 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
     if (C.isRegister(Base) && !S.AddrRegs.empty() &&
         (Last || !S.AddrRegsLast) && !regAccepted(S.AddrRegs, Type)) {
       C.report(rules::OperandType, Base.Range,
-               Name + " must be addressed through a " + typeList(S.AddrRegs) +
+               Name() + " must be addressed through a " + typeList(S.AddrRegs) +
                    " register, but " + q(Base.Name) + " is " + std::string(Type))
           .spec(C.Form->Section);
       return;
@@ -592,7 +592,7 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
     checkSymbolSpace(C, S, Op);
   if (Op.Kind == OperandKind::FloatImm && S.BareFloat) {
     C.report(rules::OperandNotDocumented, Op.Range,
-             Name + " is an address; ptxas 13.0 also takes a floating-point "
+             Name() + " is an address; ptxas 13.0 also takes a floating-point "
                     "constant here")
         .spec(C.Form->Section);
     return;
@@ -602,13 +602,13 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
       (Last || !S.BareIfLast)) {
     if (BareVector) {
       C.report(rules::OperandNotDocumented, Op.Range,
-               Name + " is an address; ptxas 13.0 also takes a vector of "
+               Name() + " is an address; ptxas 13.0 also takes a vector of "
                       "16-bit registers here")
           .spec(C.Form->Section);
       return;
     }
     DiagBuilder D = C.report(rules::BareAddress, Op.Range,
-                             Name + " is an address: write it in brackets");
+                             Name() + " is an address: write it in brackets");
     if (!BareImm) // "[64]" would be an immediate address, an error
       D.fix({Op.Range.Begin, Op.Range.Begin}, "[")
           .fix({Op.Range.End, Op.Range.End}, "]");
@@ -616,7 +616,7 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
     return;
   }
   C.report(rules::OperandKind, Op.Range,
-           Name + " must be an address '[...]', not " + kindName(Op.Kind))
+           Name() + " must be an address '[...]', not " + kindName(Op.Kind))
       .spec(C.Form->Section);
 }
 
@@ -670,14 +670,15 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
         return (E.Kind == OperandKind::Immediate && S.ElemImm) ||
                (C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E)));
       });
+  auto Name = [&] { // built only for a report
+    return std::string("each ") + What + " of '" + std::string(S.Name) + "'";
+  };
   for (const Operand &E : Vec.Elements) {
-    std::string Name = std::string("each ") + What + " of '" +
-                       std::string(S.Name) + "'";
     if (C.isRegister(E)) {
       std::string_view Type = C.registerType(E);
       if (regAccepted(S.ElemRegs, Type) && !E.Negated)
         continue;
-      std::string Msg = Name + " must be a " + typeList(S.ElemRegs) +
+      std::string Msg = Name() + " must be a " + typeList(S.ElemRegs) +
                         " register" + (S.ElemImm ? " or an immediate" : "") +
                         ", but " + q(E.Name) + " is " + std::string(Type);
       // ptxas 13.0 also takes a .pred coordinate next to an integer one,
@@ -699,12 +700,12 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
     if (E.Kind == OperandKind::Immediate && S.ElemImm) {
       if (S.ElemWarnBits && !fitsBits(E.Value, S.ElemWarnBits))
         C.report(rules::ImmediateTooWide, E.Range,
-                 Name + " is " + std::to_string(S.ElemWarnBits) + "-bit; " +
+                 Name() + " is " + std::to_string(S.ElemWarnBits) + "-bit; " +
                      std::to_string(E.Value) + " does not fit")
             .spec(C.Form->Section);
       if (S.HasElemWarnMin && E.Value < S.ElemWarnMin)
         C.report(rules::OperandRange, E.Range,
-                 Name + " must be at least " + std::to_string(S.ElemWarnMin) +
+                 Name() + " must be at least " + std::to_string(S.ElemWarnMin) +
                      " in this direction, not " + std::to_string(E.Value))
             .spec(S.Section.empty() ? C.Form->Section : S.Section);
       continue;
@@ -712,7 +713,7 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
     if (E.Kind == OperandKind::Expr)
       continue;
     C.report(rules::OperandKind, E.Range,
-             Name + " must be a register" +
+             Name() + " must be a register" +
                  std::string(S.ElemImm ? " or an immediate" : "") + ", not " +
                  kindName(E.Kind))
         .spec(C.Form->Section);

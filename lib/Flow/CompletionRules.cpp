@@ -130,6 +130,77 @@ std::string opName(const FlowInst &I) {
   }
 }
 
+/// Whether the guards of instructions A < B test the same condition: one
+/// predicate not redefined between them, or two predicates set by the
+/// same setp of the same values (CUTLASS recomputes "setp.ne.s32 p, r, 0"
+/// before each elected-thread region).
+bool sameGuard(const FlowFunction &FF, uint32_t A, uint32_t B) {
+  const FlowInst &IA = FF.Insts[A], &IB = FF.Insts[B];
+  if (IA.Guard.empty() || IB.Guard.empty() || IA.GuardNeg != IB.GuardNeg)
+    return false;
+  int32_t RA = FF.regId(IA.Guard), RB = FF.regId(IB.Guard);
+  int64_t DA = FF.lastDefBefore(RA, A), DB = FF.lastDefBefore(RB, B);
+  if (RA < 0 || DA < 0 || DB < 0)
+    return false;
+  if (RA == RB)
+    return DA == DB;
+  const FlowInst &SA = FF.Insts[size_t(DA)], &SB = FF.Insts[size_t(DB)];
+  if (opWord(SA.Head) != "setp" || SA.Head != SB.Head || !SA.Guard.empty() ||
+      !SB.Guard.empty())
+    return false;
+  FF.operand(SA, 0); // decodes them all
+  FF.operand(SB, 0);
+  if (SA.Ops.size() != SB.Ops.size() || SA.Ops.size() < 3)
+    return false;
+  for (size_t K = 1; K < SA.Ops.size(); ++K) {
+    const Opnd &X = SA.Ops[K], &Y = SB.Ops[K];
+    if (X.K != Y.K || X.Name != Y.Name || X.Value != Y.Value)
+      return false;
+    if (X.K == Opnd::Reg && FF.lastDefBefore(FF.regId(X), uint32_t(DA)) !=
+                                FF.lastDefBefore(FF.regId(Y), uint32_t(DB)))
+      return false;
+    if (X.K != Opnd::Reg && X.K != Opnd::Imm)
+      return false;
+  }
+  return true;
+}
+
+/// Where the threads that ran instruction K inside a region guarded by
+/// "@p bra L" (K in the fall-through, L after K) run again: the region of
+/// the next branch on the same condition just after L, with only
+/// arithmetic between (CUTLASS's epilogue: "@p bra L1; store; commit; L1:
+/// add; @p bra L2; wait_group.read 1; L2:"); that region's first
+/// instruction, or 0 if there is none.
+uint32_t sameThreadsAgain(const FlowFunction &FF, uint32_t K) {
+  int64_t Guard = -1;
+  for (uint32_t X = K, N = 0; X-- > 0 && N < 64; ++N) {
+    const FlowInst &I = FF.Insts[X];
+    if (I.Op.Kind != OpKind::Branch || I.Guard.empty())
+      continue;
+    const Block &B = FF.Blocks[FF.blockOf(X)];
+    uint32_t L = 0;
+    for (uint32_t S : B.Succs)
+      L = std::max(L, FF.Blocks[S].Begin);
+    if (L > K)
+      Guard = X;
+    break;
+  }
+  if (Guard < 0)
+    return 0;
+  const Block &GB = FF.Blocks[FF.blockOf(uint32_t(Guard))];
+  uint32_t L = 0;
+  for (uint32_t S : GB.Succs)
+    L = std::max(L, FF.Blocks[S].Begin);
+  for (uint32_t Y = L; Y < FF.Insts.size() && Y < L + 8; ++Y) {
+    const FlowInst &I = FF.Insts[Y];
+    if (I.Op.Kind == OpKind::Branch)
+      return !I.Guard.empty() && sameGuard(FF, uint32_t(Guard), Y) ? Y + 1 : 0;
+    if (I.Op.Kind != OpKind::Other)
+      return 0;
+  }
+  return 0;
+}
+
 } // namespace
 
 void runCompletionRules(const FlowRuleContext &C) {
@@ -366,8 +437,13 @@ void runCompletionRules(const FlowRuleContext &C) {
     uint32_t At = Sites[Trigger].Inst;
     for (uint32_t X = At + 1; X < FF.Insts.size() && X < At + 64; ++X)
       if (FF.Insts[X].Op.Kind == OpKind::BulkCommit) {
-        if (X + 1 < FF.Insts.size())
-          D.note(FF.Insts[X + 1].Range,
+        // In the committing thread: past the end of an elected thread's
+        // region, where that thread runs next.
+        uint32_t P = sameThreadsAgain(FF, X);
+        if (!P)
+          P = X + 1;
+        if (P < FF.Insts.size())
+          D.note(FF.Insts[P].Range,
                  "add cp.async.bulk.wait_group.read here, after its commit, "
                  "before the buffer is reused");
         break;
@@ -428,6 +504,123 @@ void runCompletionRules(const FlowRuleContext &C) {
       return -1;
     return FF.address(FF.operand(I, I.Op.DstOp)).Base;
   });
+  // Stage bindings (CUTLASS 77's epilogue: wait FULL[0]; store half 0;
+  // commit; wait FULL[1]; store half 1; commit; wait_group.read 1; arrive
+  // EMPTY[0]; wait_group.read 0; arrive EMPTY[1]; the correction warps
+  // wait EMPTY[k] and then arrive on FULL[k]). A bulk store belongs to the
+  // stage whose full barrier the nearest wait before it (in program order)
+  // waited on; the stage of a release E is the barrier that E's waiters
+  // signal first after waiting on it. Constant addresses only.
+  struct StageBinding {
+    bool Built = false;
+    std::vector<AddrKey> Acquired;              ///< per site
+    std::vector<std::pair<AddrKey, AddrKey>> Refill; ///< (E, F)
+  } Stages;
+  auto Constant = [](const AddrKey &A) { return A.valid() && A.OffKnown; };
+  auto BuildStages = [&] {
+    Stages.Built = true;
+    Stages.Acquired.assign(Sites.size(), AddrKey());
+    const std::vector<uint32_t> &RI = FF.RoleInsts;
+    size_t X = 0;
+    AddrKey Last; // the last wait's barrier, in program order
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      if (Sites[K].R != Role::BulkGroup)
+        continue;
+      for (; X < RI.size() && RI[X] < Sites[K].Inst; ++X) {
+        const FlowInst &I = FF.Insts[RI[X]];
+        if (I.Op.Kind == OpKind::MbarWait)
+          Last = FF.address(FF.operand(I, I.Op.MbarOp));
+      }
+      if (Constant(Last))
+        Stages.Acquired[K] = Last;
+    }
+    for (size_t W = 0; W < RI.size(); ++W) {
+      const FlowInst &I = FF.Insts[RI[W]];
+      AddrKey E = I.Op.Kind == OpKind::MbarWait
+                      ? FF.address(FF.operand(I, I.Op.MbarOp))
+                      : AddrKey();
+      if (!Constant(E))
+        continue;
+      for (size_t Y = W + 1; Y < RI.size() && Y < W + 64; ++Y) {
+        OpKind Kd = FF.Insts[RI[Y]].Op.Kind;
+        if (Kd == OpKind::MbarWait)
+          break;
+        if (Kd != OpKind::MbarArrive)
+          continue;
+        AddrKey F = FF.localBarrier(RI[Y]);
+        if (Constant(F) && !(F == E))
+          Stages.Refill.push_back({E, F});
+        break;
+      }
+    }
+  };
+  // Whether a bulk wait between instructions From and To in the text
+  // covers a store issued at From: "wait_group N" after more than N commits
+  // since the store. (A persistent loop's states mix this iteration's store
+  // with the last one's, waited for: the text of the straight-line epilogue
+  // says which wait covers which store.)
+  auto CoveredBetween = [&](uint32_t From, uint32_t To) {
+    int64_t Commits = 0;
+    for (uint32_t X = From + 1; X < To; ++X) {
+      const FlowInst &I = FF.Insts[X];
+      if (I.Op.Kind == OpKind::BulkCommit) {
+        ++Commits;
+      } else if (I.Op.Kind == OpKind::BulkWait) {
+        auto N = FF.constant(FF.operand(I, I.Op.WaitNOp));
+        if (!N || *N < Commits)
+          return true;
+      } else if (I.Op.Kind == OpKind::Call) {
+        return true;
+      }
+    }
+    return Commits == 0; // uncommitted: F402's
+  };
+  // A release of a stage whose bulk store may still be reading it: not
+  // complete on every path, and no wait since the store in the text covers
+  // it (a wait_group.read with too large an N, or none).
+  auto CheckStageRelease = [&](const CompState &S, uint32_t AtK,
+                               const AddrKey &Bar) {
+    if (!Constant(Bar))
+      return false;
+    if (!Stages.Built)
+      BuildStages();
+    for (size_t K = 0; K < Sites.size(); ++K) {
+      const Site &St = Sites[K];
+      if (St.R != Role::BulkGroup || ReportedUse[K] || S.F[K] == Absent ||
+          S.F[K] == Done || St.Inst >= AtK || St.Inst + 4096 < AtK ||
+          !FF.Insts[St.Inst].Op.readsSharedAsync() ||
+          !Constant(Stages.Acquired[K]) || CoveredBetween(St.Inst, AtK))
+        continue;
+      bool Bound = false;
+      for (const auto &P : Stages.Refill)
+        Bound |= P.first == Bar && P.second == Stages.Acquired[K];
+      if (!Bound)
+        continue;
+      ReportedUse[K] = 1;
+      const FlowInst &Cp = FF.Insts[St.Inst];
+      auto D = C.likely(rules::FlowWriteInFlightSource, FF.Insts[AtK].Range,
+                        "this mbarrier.arrive releases the stage that a " +
+                            opName(Cp) +
+                            " still reads: no cp.async.bulk.wait_group.read "
+                            "since the store covers it");
+      D.note(Cp.Range, opName(Cp) + " of this stage issued here");
+      // The wait goes after the async-copy or mbarrier step before the
+      // release (the previous stage's release, or the store's commit).
+      for (uint32_t X = AtK; X-- > St.Inst;) {
+        const AsyncOp &Op = FF.Insts[X].Op;
+        if (Op.Kind == OpKind::MbarArrive || Op.Kind == OpKind::MbarWait ||
+            Op.Kind == OpKind::BulkWait || Op.Kind == OpKind::BulkCommit) {
+          if (uint32_t N = FF.nextExecuted(X); N <= AtK)
+            D.note(FF.Insts[N].Range,
+                   "add cp.async.bulk.wait_group.read here, before the "
+                   "release");
+          break;
+        }
+      }
+      return true;
+    }
+    return false;
+  };
   // A release of shared memory to another role (mbarrier.arrive without
   // expect_tx: "this slot is free") while a store issued since the last
   // bulk wait may still be reading: if the released buffer is its source,
@@ -455,8 +648,11 @@ void runCompletionRules(const FlowRuleContext &C) {
                        (!Before(Pick) || Sites[size_t(Pick)].Inst < St.Inst)))
         Pick = int64_t(K);
     }
-    if (Pick < 0)
+    if (Pick < 0) {
+      // Each store has been waited for, some with too large an N.
+      CheckStageRelease(S, AtK, Bar);
       return;
+    }
     const FlowInst &Cp = FF.Insts[Sites[size_t(Pick)].Inst];
     auto D = C.likely(rules::FlowWriteInFlightSource, FF.Insts[AtK].Range,
                       "this mbarrier.arrive releases shared memory while a " +

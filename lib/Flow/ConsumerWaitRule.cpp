@@ -29,12 +29,23 @@
 // arrive", the per-CTA arrive of a cluster-wide release) releases on both
 // edges.
 //
+// The other way (runStageAcquireRule, also F407): an MMA warp hands an
+// accumulator stage in tensor memory to its readers with tcgen05.commit on
+// ACC_FULL[s], and must first have waited on ACC_EMPTY[s], the barrier the
+// readers release the stage with (CUTLASS 70's TMEM accumulator pipeline).
+// The release classes of a barrier are learnt from its waiters (wait on X,
+// then, along the CFG before the next wait on X, a signal of R); a commit
+// of X is checked against the releases its own thread waits on elsewhere
+// (a ring, or the drain of the stages before exit), and reported when some
+// path from the start reaches it with no wait on any of them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Flow/Dataflow.h"
 #include "Flow/FlowRules.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace ptxlint {
@@ -68,8 +79,11 @@ public:
     int64_t D = Elem.C - Array.C;
     if (D < 0 || D % Array.G != 0 || D / Array.G >= 64)
       return false;
+    // (Only an array on the same residue ends it: FULL and EMPTY
+    // interleaved with a stride of 16 are two arrays over one range.)
     for (const Form &Other : Arrays)
-      if (Other.Base == Array.Base && Other.C > Array.C && Other.C <= Elem.C)
+      if (Other.Base == Array.Base && Other.C > Array.C && Other.C <= Elem.C &&
+          (Other.C - Array.C) % Array.G == 0)
         return false;
     return true;
   }
@@ -81,6 +95,24 @@ public:
 
 private:
   std::vector<Form> Arrays;
+};
+
+/// The form of each mbarrier operation's barrier address, computed once
+/// (rules ask per window).
+class BarrierForms {
+public:
+  explicit BarrierForms(const FlowFunction &FF) : FF(FF) {}
+  const Shape &operator()(uint32_t K) {
+    auto It = Memo.find(K);
+    if (It != Memo.end())
+      return It->second;
+    const FlowInst &I = FF.Insts[K];
+    return Memo.emplace(K, FF.form(FF.operand(I, I.Op.MbarOp), K)).first->second;
+  }
+
+private:
+  const FlowFunction &FF;
+  std::unordered_map<uint32_t, Shape> Memo;
 };
 
 /// An instruction that fills shared memory asynchronously and signals an
@@ -138,16 +170,84 @@ uint32_t forwardJoin(const FlowFunction &FF, uint32_t X) {
   return Join > X ? Join : 0;
 }
 
+/// Whether the wait at K blocks: its block ends with a branch on its result
+/// (directly, "@P bra DONE", or through "selp r, 1, 0, P; setp p, r, 0")
+/// and lies on a cycle (an inline "LAB_WAIT: try_wait P; @P bra DONE; bra
+/// LAB_WAIT" spin, a C++ "while (!try_wait()) backoff" loop). A
+/// try_wait/test_wait whose result is kept ("selp token, 1, 0, P") is a
+/// probe that a later "if (!token) spin" checks: the probe does not
+/// acquire, the spin does (and so does the edge that skips it: SkipOf).
+bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
+  uint32_t B = FF.blockOf(K);
+  const Block &Bl = FF.Blocks[B];
+  const Opnd *Res = FF.operand(FF.Insts[K], 0);
+  // A scope's ".reg .pred P1" may decode as a symbol: names are enough.
+  auto Named = [](const Opnd *O) {
+    return O && (O->K == Opnd::Reg || O->K == Opnd::Sym);
+  };
+  if (!Named(Res) || Bl.End <= K + 1)
+    return false;
+  std::vector<std::string_view> From(1, Res->Name);
+  auto Tainted = [&](std::string_view R) {
+    return std::find(From.begin(), From.end(), R) != From.end();
+  };
+  for (uint32_t X = K + 1; X + 1 < Bl.End; ++X) {
+    const FlowInst &I = FF.Insts[X];
+    const Opnd *Dst = FF.operand(I, 0);
+    if (!Named(Dst))
+      continue;
+    for (size_t J = 1; J < I.Ops.size(); ++J)
+      if (Named(&I.Ops[J]) && Tainted(I.Ops[J].Name)) {
+        From.push_back(Dst->Name);
+        break;
+      }
+  }
+  const FlowInst &Last = FF.Insts[Bl.End - 1];
+  if (Last.Op.Kind != OpKind::Branch || !Tainted(Last.Guard))
+    return false;
+  // On a cycle through B (the spin's back edge), within a few blocks.
+  std::vector<uint32_t> Seen(1, B);
+  for (size_t X = 0; X < Seen.size() && Seen.size() < 32; ++X)
+    for (uint32_t S : FF.Blocks[Seen[X]].Succs) {
+      if (S == B)
+        return true;
+      if (S + 16 >= B && S <= B + 16 &&
+          std::find(Seen.begin(), Seen.end(), S) == Seen.end())
+        Seen.push_back(S);
+    }
+  return false;
+}
+
 /// Whether the register Reg that instruction J defines is the address of
-/// an mbarrier operation after J.
-bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
+/// an mbarrier operation after J and before Limit (nvcc reuses an address
+/// register for a later wait on the same barrier, 77's drain).
+bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg,
+                   uint32_t Limit = UINT32_MAX) {
   for (uint32_t X : FF.RoleInsts) {
+    if (X >= Limit)
+      break;
     const FlowInst &I = FF.Insts[X];
     const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
     if (Bar && Bar->K == Opnd::Addr && Bar->BaseIsReg && Bar->Name == Reg)
       return true;
   }
   return false;
+}
+
+/// Whether the register Reg that instruction J defines is the address of
+/// a probe after J and of no other mbarrier operation.
+bool usedByProbeOnly(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
+  bool Probe = false;
+  for (uint32_t X : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[X];
+    const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
+    if (!Bar || Bar->K != Opnd::Addr || !Bar->BaseIsReg || Bar->Name != Reg)
+      continue;
+    if (I.Op.Kind != OpKind::MbarWait || blocksUntilDone(FF, X))
+      return false;
+    Probe = true;
+  }
+  return Probe;
 }
 
 /// Whether one of the 4096 instructions after J reads register Reg.
@@ -169,21 +269,26 @@ bool readAfter(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
 
 /// The notes where a wait is missing: J computes the address of its
 /// barrier, and the wait goes at the next instruction before Limit that is
-/// not a move -- past a forward branch around optional code (CUTLASS 70:
-/// "@p bra L; mov; L: wait"), where the paths join.
+/// not a move -- for a read (BeforeRead), past a forward branch around
+/// optional code (CUTLASS 70: "@p bra L; mov; L: wait"), where the paths
+/// join; for a stage's acquire, before such a branch (it skips the stage's
+/// use: 70's "no k-tiles" branch around the MMA loop).
 void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
-                     FlowDiag &D) {
+                     FlowDiag &D, bool BeforeRead = true) {
   D.note(FF.Insts[J].Range, "the address of that mbarrier is computed here, "
                             "but no mbarrier.try_wait uses it");
   for (uint32_t X = J + 1; X < Limit; ++X) {
     if (opWord(FF.Insts[X].Head) == "mov")
       continue;
-    uint32_t Join = forwardJoin(FF, X);
+    uint32_t Join = BeforeRead ? forwardJoin(FF, X) : 0;
     if (Join > X && Join <= Limit) {
       X = Join - 1;
       continue;
     }
-    D.note(FF.Insts[X].Range, "wait on the mbarrier here, before the read");
+    D.note(FF.Insts[X].Range, BeforeRead
+                                  ? "wait on the mbarrier here, before the read"
+                                  : "wait on the mbarrier here, before the "
+                                    "stage is reused");
     break;
   }
 }
@@ -194,8 +299,9 @@ void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
 /// wait that should use it is missing: notes at that computation and at
 /// the instruction after it. Else (a loop whose read comes first in
 /// program order) the first address of that class that nothing reads.
-void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
-                              uint32_t Rd, const Form &Full, FlowDiag &D) {
+std::optional<std::pair<uint32_t, uint32_t>>
+unusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
+                     uint32_t Rd, const Form &Full, bool Anywhere) {
   auto OfClass = [&](uint32_t J) -> const Opnd * {
     const Opnd *Dst = FF.operand(FF.Insts[J], 0);
     return Dst && Dst->K == Opnd::Reg && Arr.mayBeSame(FF.form(Dst, J + 1), Full)
@@ -210,27 +316,129 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
       // other warps), since the note only says where the wait belongs.
       if (B == 0)
         break;
-      const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
-      if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
+      // (Or past a spin loop: "LAB_WAIT: try_wait; @P bra DONE; bra
+      // LAB_WAIT; DONE:" enters DONE from the block before the last.)
+      auto FlowsIn = [&](uint32_t P) {
+        const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+        return std::find(Ss.begin(), Ss.end(), B) != Ss.end();
+      };
+      if (!FlowsIn(B - 1) && !(B >= 2 && FlowsIn(B - 2)))
         break;
       --B;
     }
     const Opnd *Dst = OfClass(J);
     if (!Dst)
       continue;
-    if (!usedAsBarrier(FF, J, Dst->Name))
-      noteMissingWait(FF, J, Rd, D);
-    return;
+    if (usedByProbeOnly(FF, J, Dst->Name))
+      continue; // the next stage's probe: this stage's address is further back
+    if (!usedAsBarrier(FF, J, Dst->Name, Rd))
+      return std::make_pair(J, Rd);
+    return std::nullopt;
   }
-  for (uint32_t J = 0; J < FF.Insts.size(); ++J) {
+  for (uint32_t J = 0; Anywhere && J < FF.Insts.size(); ++J) {
     const Opnd *Dst = OfClass(J);
     if (Dst && FF.defCount(FF.regId(*Dst)) == 1 &&
-        !usedAsBarrier(FF, J, Dst->Name) && !readAfter(FF, J, Dst->Name)) {
-      noteMissingWait(FF, J, std::min<uint32_t>(uint32_t(FF.Insts.size()), J + 256), D);
-      return;
+        !usedAsBarrier(FF, J, Dst->Name) && !readAfter(FF, J, Dst->Name))
+      return std::make_pair(J, std::min<uint32_t>(uint32_t(FF.Insts.size()), J + 256));
+  }
+  return std::nullopt;
+}
+
+void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
+                              uint32_t Rd, const Form &Full, FlowDiag &D) {
+  if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, true))
+    noteMissingWait(FF, At->first, At->second, D);
+}
+
+/// What a region of code does to the acquired / released class sets
+/// (Exact: the stage acquire's element-exact acquisitions).
+struct Skip {
+  uint64_t Acq = 0, Rel = 0, Exact = 0;
+};
+
+/// A wait or a release that some threads branch around is the warp's:
+/// "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
+/// cluster-wide release), "if (warp == 0) wait" before a named barrier
+/// (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
+/// sm100). The edge that skips such a region (entered only from the
+/// branch, left only to the skip edge's target, at most 16 blocks) has the
+/// region's effect too.
+class SkipRegions {
+public:
+  /// Effect(K): what event K of Events does.
+  template <class EffectFn>
+  SkipRegions(const FlowFunction &FF, const EventLists &Events, EffectFn Effect)
+      : FF(FF), Of(FF.Blocks.size() * 2) {
+    size_t NB = FF.Blocks.size();
+    std::vector<uint32_t> NPreds(NB, 0);
+    for (uint32_t B = 0; B < NB; ++B)
+      for (uint32_t S : FF.Blocks[B].Succs)
+        ++NPreds[S];
+    std::vector<uint32_t> Region;
+    // Per block: the number of the region search it was last added to
+    // (membership without a search of Region).
+    std::vector<uint32_t> Stamp(NB, 0);
+    uint32_t Search = 0;
+    for (uint32_t P = 0; P < NB; ++P) {
+      const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+      if (Ss.size() != 2 || Ss[0] == Ss[1])
+        continue;
+      for (size_t X = 0; X < 2; ++X) {
+        uint32_t J = Ss[X], Start = Ss[1 - X];
+        if (Start == P)
+          continue;
+        ++Search;
+        Region.assign(1, Start);
+        Stamp[Start] = Search;
+        bool Ok = true;
+        for (size_t R = 0; Ok && R < Region.size(); ++R) {
+          const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
+          Ok = !Rs.empty(); // an exit inside: not a skippable region
+          for (uint32_t N : Rs) {
+            if (N == J || Stamp[N] == Search)
+              continue;
+            if (N == P || Region.size() == 16) {
+              Ok = false;
+              break;
+            }
+            Region.push_back(N);
+            Stamp[N] = Search;
+          }
+        }
+        // Entered only from P (Start) or from inside (a spin loop's head
+        // is also its back edge's target).
+        for (size_t R = 0; Ok && R < Region.size(); ++R) {
+          uint32_t Inside = R == 0;
+          for (uint32_t Q : Region)
+            for (uint32_t N : FF.Blocks[Q].Succs)
+              Inside += N == Region[R];
+          Ok = Inside == NPreds[Region[R]];
+        }
+        if (!Ok)
+          continue;
+        Skip &Sk = Of[P * 2 + X];
+        for (uint32_t Q : Region)
+          for (uint32_t K : Events.of(Q)) {
+            Skip E = Effect(K);
+            Sk.Acq |= E.Acq;
+            Sk.Rel |= E.Rel;
+            Sk.Exact |= E.Exact;
+          }
+      }
     }
   }
-}
+  /// The effect of the region that the edge from P to Succs[X] skips.
+  const Skip &at(uint32_t P, size_t X) const {
+    static const Skip None;
+    return FF.Blocks[P].Succs.size() == 2 ? Of[P * 2 + X] : None;
+  }
+
+private:
+  const FlowFunction &FF;
+  /// Per block with two successors: the effect of the region at the other
+  /// successor, on the edge to Succs[X] (index X).
+  std::vector<Skip> Of;
+};
 
 } // namespace
 
@@ -241,15 +449,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     HasFill |= fillsOnBarrier(FF.Insts[K]);
   if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
-  std::unordered_map<uint32_t, Shape> BarrierMemo; // asked once per window
-  auto BarrierOf = [&](uint32_t K) -> const Shape & {
-    auto It = BarrierMemo.find(K);
-    if (It != BarrierMemo.end())
-      return It->second;
-    const FlowInst &I = FF.Insts[K];
-    return BarrierMemo.emplace(K, FF.form(FF.operand(I, I.Op.MbarOp), K))
-        .first->second;
-  };
+  BarrierForms BarrierOf(FF);
   BarrierArrays Arr;
   for (uint32_t K : FF.RoleInsts)
     if (FF.Insts[K].Op.MbarOp >= 0)
@@ -363,6 +563,8 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
+      if (!blocksUntilDone(FF, K))
+        break; // a probe
       const Shape &A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
         if (Arr.mayBeSame(A, Full[F]))
@@ -430,70 +632,12 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       S.release(At(K).Releases);
     }
   };
-  // A wait or a release that some threads branch around is the warp's:
-  // "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
-  // cluster-wide release), "if (warp == 0) wait" before a named barrier
-  // (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
-  // sm100). The edge that skips such a region (entered only from the
-  // branch, left only to the skip edge's target, at most 16 blocks) has
-  // the region's effect too.
   size_t NB = FF.Blocks.size();
-  std::vector<uint32_t> NPreds(NB, 0);
-  for (uint32_t B = 0; B < NB; ++B)
-    for (uint32_t S : FF.Blocks[B].Succs)
-      ++NPreds[S];
-  struct Skip {
-    uint64_t Acq = 0, Rel = 0;
-  };
-  // Per block with two successors: the effect of the region at the other
-  // successor, on the edge to Succs[X] (index X into SkipOf).
-  std::vector<Skip> SkipOf(NB * 2);
-  std::vector<uint32_t> Region;
-  for (uint32_t P = 0; P < NB; ++P) {
-    const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
-    if (Ss.size() != 2 || Ss[0] == Ss[1])
-      continue;
-    for (size_t X = 0; X < 2; ++X) {
-      uint32_t J = Ss[X], Start = Ss[1 - X];
-      if (Start == P || NPreds[Start] != 1)
-        continue;
-      Region.assign(1, Start);
-      bool Ok = true;
-      for (size_t R = 0; Ok && R < Region.size(); ++R) {
-        const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
-        Ok = !Rs.empty(); // an exit inside: not a skippable region
-        for (uint32_t N : Rs) {
-          if (N == J ||
-              std::find(Region.begin(), Region.end(), N) != Region.end())
-            continue;
-          if (N == P || Region.size() == 16) {
-            Ok = false;
-            break;
-          }
-          Region.push_back(N);
-        }
-      }
-      // Entered only from P (Start) or from inside.
-      for (size_t R = 1; Ok && R < Region.size(); ++R) {
-        uint32_t Inside = 0;
-        for (uint32_t Q : Region)
-          for (uint32_t N : FF.Blocks[Q].Succs)
-            Inside += N == Region[R];
-        Ok = Inside == NPreds[Region[R]];
-      }
-      if (!Ok)
-        continue;
-      Skip &Sk = SkipOf[P * 2 + X];
-      for (uint32_t Q : Region)
-        for (uint32_t K : Events.of(Q)) {
-          Sk.Acq |= At(K).Acquires;
-          Sk.Rel |= At(K).Releases;
-        }
-    }
-  }
+  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+    return Skip{At(K).Acquires, At(K).Releases};
+  });
   auto SkipAt = [&](uint32_t P, size_t X) -> const Skip & {
-    static const Skip None;
-    return FF.Blocks[P].Succs.size() == 2 ? SkipOf[P * 2 + X] : None;
+    return Skips.at(P, X);
   };
   auto Edge = [&](uint32_t P, size_t X, AcqState &S) {
     const Skip &Sk = SkipAt(P, X);
@@ -570,6 +714,309 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       noteUnusedBarrierAddress(FF, Arr, K, Full[F], D);
     }
   }
+}
+
+} // namespace flow
+} // namespace ptxlint
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+/// An instruction that signals an mbarrier: an arrive (with expect_tx
+/// too), tcgen05.commit's arrive, a fill that completes on it.
+bool signalsBarrier(const FlowInst &I) {
+  return I.Op.Kind == OpKind::MbarArrive ||
+         I.Op.Kind == OpKind::MbarArriveExpectTx ||
+         I.Op.Kind == OpKind::MmaCommitArrive || fillsOnBarrier(I);
+}
+
+} // namespace
+
+void runStageAcquireRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  const std::vector<uint32_t> &RI = FF.RoleInsts;
+  BarrierForms BarrierOf(FF);
+  BarrierArrays Arr;
+  std::vector<Form> Cls; // the barrier classes waited on or signalled
+  auto ClassOf = [&](const Shape &A) -> int {
+    for (size_t X = 0; X < Cls.size(); ++X)
+      if (sameShape(A, Cls[X]))
+        return int(X);
+    return -1;
+  };
+  for (uint32_t K : RI) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.MbarOp < 0)
+      continue;
+    const Shape &A = BarrierOf(K);
+    Arr.add(A);
+    // Only addresses in a known shared symbol: one barrier spelled from an
+    // opaque register ("%r775 + 24") would be a class of its own.
+    if (!A || A->Base < 0 ||
+        !(I.Op.Kind == OpKind::MbarWait || signalsBarrier(I)) || ClassOf(A) >= 0)
+      continue;
+    if (Cls.size() == MaxClasses)
+      return; // too many to tell apart: silent
+    Cls.push_back(*A);
+  }
+  auto Mask = [&](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Cls.size(); ++X)
+      if (Arr.mayBeSame(A, Cls[X]))
+        M |= uint64_t(1) << X;
+    return M;
+  };
+  // Per role instruction: the classes a blocking wait acquires, the class
+  // a signal signals (-1: none).
+  std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
+  std::vector<uint64_t> ExactOf(RI.size() + 1, 0);
+  std::vector<int8_t> SigOf(RI.size() + 1, -1);
+  std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
+  for (size_t X = 0; X < RI.size(); ++X) {
+    uint32_t K = RI[X];
+    EvOf[K] = uint32_t(X + 1);
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K)) {
+      const Shape &W = BarrierOf(K);
+      AcqOf[X + 1] = Mask(W);
+      // A wait on one constant barrier acquires that element only.
+      int E = W && W->G == 0 ? ClassOf(W) : -1;
+      ExactOf[X + 1] = E >= 0 ? uint64_t(1) << E : AcqOf[X + 1];
+    }
+    else if (signalsBarrier(I))
+      SigOf[X + 1] = int8_t(ClassOf(BarrierOf(K)));
+  }
+  auto Acq = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+      return ~uint64_t(0); // it may wait on our behalf
+    return AcqOf[EvOf[K]];
+  };
+  auto Syncs = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    return I.Op.Kind == OpKind::Barrier &&
+           I.Head.find(".arrive") == std::string_view::npos;
+  };
+  auto SignalClass = [&](uint32_t K) { return int(SigOf[EvOf[K]]); };
+  EventLists Events(FF, [&](uint32_t K) {
+    return Acq(K) || Syncs(K) || SignalClass(K) >= 0;
+  });
+  // Visits the events after each instruction of From along the CFG (at
+  // most 512 blocks; program order would cross from one role's code into
+  // the next), until Visit returns false on a path.
+  std::vector<uint32_t> Seen(FF.Blocks.size(), 0); // per walk: its number
+  std::vector<uint32_t> Work;
+  uint32_t WalkNo = 0;
+  auto WalkFrom = [&](const std::vector<uint32_t> &From, auto &&Visit) {
+    ++WalkNo;
+    auto Block = [&](uint32_t B, uint32_t First) {
+      for (uint32_t K : Events.of(B))
+        if (K >= First && !Visit(K))
+          return false;
+      return true;
+    };
+    Work.clear();
+    for (uint32_t K : From) {
+      uint32_t B0 = FF.blockOf(K);
+      if (Block(B0, K + 1))
+        Work.push_back(B0);
+    }
+    for (size_t N = 0; N < Work.size() && N < 512; ++N)
+      for (uint32_t S : FF.Blocks[Work[N]].Succs) {
+        if (Seen[S] == WalkNo)
+          continue;
+        Seen[S] = WalkNo;
+        if (Block(S, 0))
+          Work.push_back(S);
+      }
+  };
+  // Releases: a thread that waits (blocking) on class X, then signals R on
+  // some path before it waits on X again, releases with R what X handed it.
+  std::vector<uint64_t> Rel(Cls.size(), 0);
+  std::vector<uint32_t> RelAt(Cls.size() * Cls.size(), 0); // a release's place
+  // Per class X, the classes waited on somewhere after a tcgen05.commit
+  // signals X (the MMA warp's drain of its accumulator stages).
+  std::vector<uint64_t> WaitedAfter(Cls.size(), 0);
+  // The windows that matter: after waits on a class that a tcgen05.commit
+  // signals (its readers' releases), then after waits on those releases
+  // (whether they close a ring); the rest are not walked.
+  // The commits per class, the blocking waits per set of classes they
+  // acquire (the waits on one barrier array, or on one constant barrier):
+  // one walk each.
+  std::vector<std::vector<uint32_t>> CommitsOf(Cls.size());
+  std::vector<std::pair<uint64_t, std::vector<uint32_t>>> WaitsOn;
+  for (size_t X = 0; X < RI.size(); ++X) {
+    if (uint64_t WM = AcqOf[X + 1]) {
+      auto It = std::find_if(WaitsOn.begin(), WaitsOn.end(),
+                             [&](const auto &W) { return W.first == WM; });
+      if (It == WaitsOn.end())
+        It = WaitsOn.insert(WaitsOn.end(), {WM, {}});
+      It->second.push_back(RI[X]);
+    } else if (SigOf[X + 1] >= 0 &&
+               FF.Insts[RI[X]].Op.Kind == OpKind::MmaCommitArrive) {
+      CommitsOf[size_t(SigOf[X + 1])].push_back(RI[X]);
+    }
+  }
+  uint64_t Committed = 0;
+  for (size_t C0 = 0; C0 < Cls.size(); ++C0) {
+    if (CommitsOf[C0].empty())
+      continue;
+    Committed |= uint64_t(1) << C0;
+    WalkFrom(CommitsOf[C0], [&](uint32_t K) {
+      WaitedAfter[C0] |= Acq(K);
+      return true;
+    });
+  }
+  auto Windows = [&](uint64_t Of) {
+    for (const auto &[WM, Waits] : WaitsOn) {
+      if (!(WM & Of))
+        continue;
+      WalkFrom(Waits, [&, WM = WM](uint32_t K) {
+        if (Acq(K) & WM)
+          return false;
+        int R = SignalClass(K);
+        if (R < 0 || (WM >> R & 1))
+          return true;
+        for (size_t F = 0; F < Cls.size(); ++F)
+          if (WM >> F & 1) {
+            Rel[F] |= uint64_t(1) << R;
+            uint32_t &At = RelAt[F * Cls.size() + size_t(R)];
+            if (!At)
+              At = K;
+          }
+        return true;
+      });
+    }
+  };
+  Windows(Committed);
+  uint64_t Released = 0;
+  for (size_t F = 0; F < Cls.size(); ++F)
+    if (Committed >> F & 1)
+      Released |= Rel[F];
+  Windows(Released & ~Committed);
+  // A signal of X must be preceded by a wait on a class R that X's
+  // waiters release with, when the signalling thread acquires R: R's
+  // waiters signal X again (a ring: the producer's acquire of the stage),
+  // or the thread waits on R after signalling X (an MMA warp that drains
+  // its accumulator stages before it exits). One-shot barriers ("TMEM
+  // allocated") and stages the signaller never waits for are not checked.
+  std::vector<uint64_t> Need(Cls.size(), 0);
+  bool Any = false;
+  for (size_t F = 0; F < Cls.size(); ++F)
+    for (size_t R = 0; R < Cls.size(); ++R)
+      if ((Rel[F] >> R & 1) &&
+          ((Rel[R] >> F & 1) || (WaitedAfter[F] >> R & 1))) {
+        Need[F] |= uint64_t(1) << R;
+        Any = true;
+      }
+  if (!Any)
+    return;
+  // A commit of one constant barrier X, element t of an array A whose
+  // waiters release with array R, needs element t of R (77's MMA commits
+  // S1 and must have waited on FREE1, not FREE0), or a wait on R itself
+  // (a stage register); ExactNeed holds those where such an A is known
+  // (ByElement).
+  auto Exact = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+      return ~uint64_t(0);
+    return ExactOf[EvOf[K]];
+  };
+  std::vector<uint64_t> ExactNeed(Cls.size(), 0);
+  std::vector<char> ByElement(Cls.size(), 0);
+  for (size_t X = 0; X < Cls.size(); ++X) {
+    if (!Need[X] || Cls[X].G != 0)
+      continue;
+    for (size_t R = 0; R < Cls.size(); ++R) {
+      if (!(Need[X] >> R & 1))
+        continue;
+      if (Cls[R].G == 0) {
+        ExactNeed[X] |= uint64_t(1) << R;
+        continue;
+      }
+      for (size_t A = 0; A < Cls.size(); ++A) {
+        if (Cls[A].G != Cls[R].G || !(Rel[A] >> R & 1) ||
+            !Arr.isElement(Cls[X], Cls[A]))
+          continue;
+        Form Elem = Cls[X];
+        Elem.C = Cls[R].C + (Cls[X].C - Cls[A].C) / Cls[A].G * Cls[R].G;
+        int E = ClassOf(Elem); // none: nothing waits on that element
+        ExactNeed[X] |= uint64_t(1) << R | (E >= 0 ? uint64_t(1) << E : 0);
+        ByElement[X] = 1;
+      }
+    }
+  }
+  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+    return Skip{Acq(K), 0, Exact(K)};
+  });
+  struct State {
+    AcqState Loose, Exact;
+    bool join(const State &O) {
+      bool Changed = Loose.join(O.Loose);
+      return Exact.join(O.Exact) || Changed;
+    }
+  };
+  uint64_t Reported = 0;
+  auto Transfer = [&](uint32_t B, State &St, bool Report) {
+    AcqState &S = St.Loose;
+    for (uint32_t K : Events.of(B)) {
+      // Checked: tcgen05.commit, the MMA warp handing an accumulator (or
+      // S/P) stage in tensor memory to the threads that read it. (An
+      // arrive releasing a consumed stage may legitimately follow no wait
+      // on paths where nothing was loaded: CUTLASS's epilogue with beta 0.)
+      int X = Report && FF.Insts[K].Op.Kind == OpKind::MmaCommitArrive
+                  ? SignalClass(K)
+                  : -1;
+      bool Acquired =
+          X >= 0 && (ByElement[size_t(X)]
+                         ? (St.Exact.One & ExactNeed[size_t(X)]) != 0
+                         : (S.One & Need[size_t(X)]) != 0);
+      if (X >= 0 && Need[size_t(X)] && !Acquired && !(Reported >> X & 1)) {
+        Reported |= uint64_t(1) << X;
+        // The release class whose address the thread computes, unused,
+        // before the signal: where its wait was meant to be.
+        // (The exact elements first: 77's FREE1, not any FREE.)
+        size_t R = Cls.size();
+        std::optional<std::pair<uint32_t, uint32_t>> At;
+        uint64_t Try = ExactNeed[size_t(X)] & ~Need[size_t(X)];
+        for (uint64_t M : {Try, Need[size_t(X)]})
+          for (size_t Y = 0; Y < Cls.size() && !At; ++Y)
+            if (M >> Y & 1)
+              At = unusedBarrierAddress(FF, Arr, K, Cls[Y], false);
+        for (size_t Y = 0; Y < Cls.size() && R == Cls.size(); ++Y)
+          if (Need[size_t(X)] >> Y & 1)
+            R = Y; // the release to name
+        auto D = C.likely(rules::FlowReadBeforeComplete, FF.Insts[K].Range,
+                          "this tcgen05.commit hands a tensor-memory stage to "
+                          "the waiters of its mbarrier, but on some path no "
+                          "wait on the barrier they release the stage with "
+                          "precedes it: the MMA may overwrite the stage while "
+                          "they still read it");
+        D.note(FF.Insts[RelAt[size_t(X) * Cls.size() + R]].Range,
+               "its waiters release the stage with this signal; wait on that "
+               "mbarrier before reusing the stage");
+        if (At)
+          noteMissingWait(FF, At->first, At->second, D, false);
+      }
+      if (Syncs(K))
+        for (AcqState *A : {&St.Loose, &St.Exact}) {
+          A->One |= A->May;
+          A->May = 0;
+        }
+      St.Loose.acquire(Acq(K));
+      St.Exact.acquire(Exact(K));
+    }
+  };
+  auto Edge = [&](uint32_t P, size_t X, State &St) {
+    const Skip &Sk = Skips.at(P, X);
+    St.Loose.One |= Sk.Acq;
+    St.Loose.May |= Sk.Acq;
+    St.Exact.One |= Sk.Exact;
+    St.Exact.May |= Sk.Exact;
+    return true;
+  };
+  solveForward(FF, State(), Transfer, Edge);
 }
 
 } // namespace flow

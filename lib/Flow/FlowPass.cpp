@@ -112,6 +112,7 @@ const std::vector<FlowRuleEntry> &flowRules() {
       {"cluster-shape", {}, false, runClusterRule}, // local checks: no CFG
       {"completion", {}, true, runCompletionRules},
       {"consumer-wait", {OpKind::MbarWait}, true, runConsumerWaitRule},
+      {"stage-acquire", {OpKind::MmaCommitArrive}, true, runStageAcquireRule},
       {"wait-group-noop", {OpKind::CpAsyncWait, OpKind::BulkWait}, true,
        runWaitCountRule},
       {"mbarrier-tx", {OpKind::MbarExpectTx, OpKind::MbarArriveExpectTx}, true,

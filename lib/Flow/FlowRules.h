@@ -158,6 +158,9 @@ void runCompletionRules(const FlowRuleContext &C);
 /// F407 across roles: a consumer's read of shared memory with no wait on
 /// the full barrier a TMA load signals since the slot was released.
 void runConsumerWaitRule(const FlowRuleContext &C);
+/// F407 across roles, the other way: a signal that hands a stage of a
+/// ring to its waiters, with no wait on the barrier they release it with.
+void runStageAcquireRule(const FlowRuleContext &C);
 /// F403: wait_group N that waits for nothing, negative N.
 void runWaitCountRule(const FlowRuleContext &C);
 /// F404: mbarrier transaction byte accounting.

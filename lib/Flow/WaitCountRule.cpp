@@ -59,6 +59,38 @@ struct Counts {
   }
 };
 
+/// A commit missing inside the group that the commit at Last closes: going
+/// back from Last to the previous commit or wait of its kind, the group's
+/// copies come in two runs separated by an mbarrier wait or a CTA barrier
+/// (CUTLASS 77's epilogue stores one half of a tile, commits, waits for the
+/// other half, stores it, commits: without the first commit both halves
+/// are one group and "wait_group.read 1" waits for neither). The place
+/// after the earlier run's last copy, or -1.
+int64_t splitGroupAt(const FlowFunction &FF, uint32_t Last, bool Bulk) {
+  OpKind Commit = Bulk ? OpKind::BulkCommit : OpKind::CpAsyncCommit;
+  OpKind Wait = Bulk ? OpKind::BulkWait : OpKind::CpAsyncWait;
+  auto IsCopy = [&](const FlowInst &I) {
+    return Bulk ? I.Op.isCopy() && I.Op.Comp == Completion::BulkGroup
+                : I.Op.Kind == OpKind::CpAsync;
+  };
+  bool Copies = false, Synced = false;
+  for (uint32_t X = Last, N = 0; X-- > 0 && N < 4096; ++N) {
+    const FlowInst &I = FF.Insts[X];
+    if (I.Op.Kind == Commit || I.Op.Kind == Wait ||
+        I.Op.Kind == OpKind::CpAsyncWaitAll || I.Op.Kind == OpKind::Call)
+      return -1;
+    if (IsCopy(I)) {
+      if (Synced)
+        return FF.nextExecuted(X);
+      Copies = true;
+    } else if (Copies &&
+               (I.Op.Kind == OpKind::MbarWait || I.Op.Kind == OpKind::Barrier)) {
+      Synced = true;
+    }
+  }
+  return -1;
+}
+
 } // namespace
 
 void runWaitCountRule(const FlowRuleContext &C) {
@@ -152,9 +184,15 @@ void runWaitCountRule(const FlowRuleContext &C) {
                         (W.Outstanding == 1 ? " group is" : " groups are") +
                         " outstanding here on any path, so no group "
                         "has to complete");
-    if (W.LastCommit >= 0)
-      D.note(FF.Insts[size_t(W.LastCommit)].Range,
-             "most recent commit_group before the wait");
+    if (W.LastCommit < 0)
+      continue;
+    D.note(FF.Insts[size_t(W.LastCommit)].Range,
+           "most recent commit_group before the wait");
+    int64_t Split = splitGroupAt(FF, uint32_t(W.LastCommit), W.Slot != 0);
+    if (Split >= 0 && size_t(Split) < FF.Insts.size())
+      D.note(FF.Insts[size_t(Split)].Range,
+             "or a commit_group is missing here: the copies before and after "
+             "this point, across a wait, are one group");
   }
 }
 

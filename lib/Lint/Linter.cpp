@@ -251,6 +251,7 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
     for (; X < Selected.size() && Selected[X] < B.End; ++X)
       Count += IsInstruction(Selected[X]);
     M.Instructions.clear(); // keeps the capacity for the next batch
+    M.Nodes.reset();        // and the blocks of their lists
     M.Instructions.reserve(Count);
     parseSelected(Parser, ParseScratch, Selected, From, X, IsInstruction,
                   BodyParse);

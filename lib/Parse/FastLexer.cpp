@@ -104,20 +104,18 @@ size_t FastLexer::lexDotted() {
   }
   P = Q;
   std::string_view W = T.substr(S, Q - S);
-  if (W == ".version")
-    return L::VERSION;
-  if (W == ".target")
-    return L::TARGET;
-  if (W == ".address_size")
-    return L::ADDRESS_SIZE;
-  if (W == ".entry")
-    return L::ENTRY;
-  if (W == ".func")
-    return L::FUNC;
-  return L::MODIFIER;
+  switch (W.size()) { // most modifiers are none of the keywords' lengths
+  case 5: return W == ".func" ? L::FUNC : L::MODIFIER;
+  case 6: return W == ".entry" ? L::ENTRY : L::MODIFIER;
+  case 7: return W == ".target" ? L::TARGET : L::MODIFIER;
+  case 8: return W == ".version" ? L::VERSION : L::MODIFIER;
+  case 13: return W == ".address_size" ? L::ADDRESS_SIZE : L::MODIFIER;
+  default: return L::MODIFIER;
+  }
 }
 
-size_t FastLexer::lexOne(size_t &Start) {
+// lexOne's body, inlined into lexAll's loop.
+[[gnu::always_inline]] inline size_t FastLexer::lexToken(size_t &Start) {
   size_t N = T.size();
   // Skip WS, LINE_COMMENT, BLOCK_COMMENT (an unterminated /* is two OTHERs).
   while (P < N) {
@@ -207,6 +205,19 @@ size_t FastLexer::lexOne(size_t &Start) {
     return L::GT;
   default:
     return L::OTHER;
+  }
+}
+
+size_t FastLexer::lexOne(size_t &Start) { return lexToken(Start); }
+
+void FastLexer::lexAll(std::vector<Token> &Out, std::string &Types) {
+  for (;;) {
+    size_t Start;
+    size_t Type = lexToken(Start);
+    if (Type == antlr4::Token::EOF)
+      return;
+    Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
+    Types += char(Type);
   }
 }
 

@@ -168,10 +168,7 @@ public:
 };
 
 /// One lexed token: type and inclusive byte range within the statement.
-struct Tok {
-  uint16_t Type;
-  uint32_t Start, Stop;
-};
+using Tok = FastLexer::Token;
 
 enum class EntryRule : char { Instruction = 'I', Directive = 'D', Declaration = 'd', Header = 'H' };
 
@@ -219,14 +216,7 @@ struct StatementParser::Impl {
     Toks.clear();
     Key.clear();
     Key += char(R);
-    while (true) {
-      size_t Start;
-      size_t Type = Lexer.lexOne(Start);
-      if (Type == antlr4::Token::EOF)
-        break;
-      Toks.push_back({uint16_t(Type), uint32_t(Start), uint32_t(Lexer.getCharPositionInLine() - 1)});
-      Key += char(Type);
-    }
+    Lexer.lexAll(Toks, Key);
     auto It = Shapes.find(Key);
     if (It != Shapes.end()) {
       ++ShapeHits;
@@ -543,7 +533,7 @@ void StatementParser::Impl::badAddress(uint32_t Expr, std::string Msg) {
 /// coordinate vector, go to Out.Elements; the offset's value to Out.Offset.
 void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
   uint32_t E = child(Body, CstKind::Expr);
-  Out.Elements.reserve(1 + countChildren(Body, [](CstKind K) {
+  Out.Elements.reserve(M.Nodes, 1 + countChildren(Body, [](CstKind K) {
                           return K != CstKind::Terminal && K != CstKind::Expr;
                         }));
   const CstNode &EN = node(E);
@@ -555,11 +545,11 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
            inQuotes(text(E)) + " is none of these";
   };
   if (node(Kids[0]).Kind != CstKind::NameExpr) { // an immediate address
-    Out.Elements.push_back(buildFlat(Kids, N));
+    Out.Elements.push_back(M.Nodes, buildFlat(Kids, N));
     if (!onlyIntegers(Kids, N))
       badAddress(E, NoneOfThese());
   } else if (N == 1) {
-    Out.Elements.push_back(buildUnary(Kids[0]));
+    Out.Elements.push_back(M.Nodes, buildUnary(Kids[0]));
   } else {
     Operand Base = buildUnary(Kids[0]);
     Operand Off = buildFlat(Kids + 2, N - 2);
@@ -573,18 +563,18 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
       Out.HasOffset = true;
       Out.Offset = Off.Value;
       Out.OffsetRange = Off.Range;
-      Out.Elements.push_back(std::move(Base));
+      Out.Elements.push_back(M.Nodes, std::move(Base));
     } else { // an offset not evaluated: the whole stays an expression
       Operand Whole;
       Whole.Range = range(E);
       Whole.Text = text(Whole.Range);
-      Out.Elements.push_back(std::move(Whole));
+      Out.Elements.push_back(M.Nodes, std::move(Whole));
     }
   }
   forChildren(Body, [&](uint32_t C) {
     CstKind K = node(C).Kind;
     if (K != CstKind::Terminal && K != CstKind::Expr)
-      Out.Elements.push_back(buildOperand(C));
+      Out.Elements.push_back(M.Nodes, buildOperand(C));
   });
 }
 
@@ -596,10 +586,10 @@ Operand StatementParser::Impl::buildOperand(uint32_t I) {
   O.Range = range(I);
   O.Text = text(O.Range);
   auto AddOperands = [&](uint32_t Parent) {
-    O.Elements.reserve(countNodes(Parent));
+    O.Elements.reserve(M.Nodes, countNodes(Parent));
     forChildren(Parent, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
-        O.Elements.push_back(buildOperand(C));
+        O.Elements.push_back(M.Nodes, buildOperand(C));
     });
   };
   switch (K) {
@@ -636,7 +626,21 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   S.ParsedIndex = int32_t(M.Instructions.size());
   Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
-  uint32_t G = child(Root, CstKind::Guard);
+  // One walk over the root's children finds the guard, the opcode, the
+  // operand list (each the first of its kind) and counts the modifiers.
+  uint32_t G = ~0u, Op = ~0u, Ops = ~0u, NumModifiers = 0;
+  forChildren(Root, [&](uint32_t C) {
+    const CstNode &X = node(C);
+    if (X.Kind == CstKind::Modifier)
+      ++NumModifiers;
+    else if (X.Kind == CstKind::Guard && G == ~0u)
+      G = C;
+    else if (X.Kind == CstKind::OperandList && Ops == ~0u)
+      Ops = C;
+    else if (X.Kind == CstKind::Terminal && Op == ~0u &&
+             X.TokenType == PtxStatementLexer::IDENT)
+      Op = C;
+  });
   if (G != ~0u) {
     Operand &Guard = I.Guard.emplace();
     Guard.Range = range(G);
@@ -645,24 +649,23 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
     Guard.Kind = OperandKind::Register;
     Guard.Negated = child(G, CstKind::Terminal, PtxStatementLexer::BANG) != ~0u;
   }
-  uint32_t Op = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   I.OpcodeRange = range(Op);
   I.Opcode = text(I.OpcodeRange);
-  I.Modifiers.reserve(
-      countChildren(Root, [](CstKind K) { return K == CstKind::Modifier; }));
-  forChildren(Root, [&](uint32_t C) {
-    if (node(C).Kind == CstKind::Modifier) {
-      SourceRange R = range(C);
-      I.Modifiers.push_back({text(R), R});
-    }
-  });
-  uint32_t Ops = child(Root, CstKind::OperandList);
+  if (NumModifiers) {
+    I.Modifiers.reserve(M.Nodes, NumModifiers);
+    forChildren(Root, [&](uint32_t C) {
+      if (node(C).Kind == CstKind::Modifier) {
+        SourceRange R = range(C);
+        I.Modifiers.push_back(M.Nodes, {text(R), R});
+      }
+    });
+  }
   AddressError = false;
   if (Ops != ~0u) {
-    I.Operands.reserve(countNodes(Ops));
+    I.Operands.reserve(M.Nodes, countNodes(Ops));
     forChildren(Ops, [&](uint32_t C) {
       if (node(C).Kind != CstKind::Terminal)
-        I.Operands.push_back(buildOperand(C));
+        I.Operands.push_back(M.Nodes, buildOperand(C));
     });
   }
   if (AddressError) { // not an instruction ptxas reads: like a syntax error
