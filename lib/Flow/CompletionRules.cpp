@@ -679,14 +679,20 @@ void runCompletionRules(const FlowRuleContext &C) {
       ++First;
     if (First == Sites.size())
       return false;
-    AddrKey A = FF.address(FF.operand(Rd, Rd.Op.SrcOp));
+    const Opnd *RdAddr = FF.operand(Rd, Rd.Op.SrcOp);
+    AddrKey A = FF.address(RdAddr);
     if (!A.valid())
       return true;
     for (size_t K = First; K < Sites.size(); ++K) {
       const Site &St = Sites[K];
       if (!Watched(K))
         continue;
-      if (!FF.definitelyOverlap(A, Rd.Op.AccessBytes, St.Dst, St.Bytes))
+      // The bytes the copy writes, read back: overlapping known ranges, or
+      // the very address the copy wrote through (a per-thread "base +
+      // tid*16" in one register).
+      const FlowInst &CpI = FF.Insts[St.Inst];
+      if (!FF.definitelyOverlap(A, Rd.Op.AccessBytes, St.Dst, St.Bytes) &&
+          !FF.sameAddress(RdAddr, FF.operand(CpI, CpI.Op.DstOp)))
         continue;
       ReportedUse[K] = 1;
       const FlowInst &Cp = FF.Insts[St.Inst];

@@ -1140,6 +1140,12 @@ uint32_t FlowFunction::blockOf(uint32_t K) const {
   return It == Blocks.begin() ? 0 : uint32_t(It - Blocks.begin() - 1);
 }
 
+bool FlowFunction::sameAddress(const Opnd *A, const Opnd *B) const {
+  return A && B && A->K == Opnd::Addr && B->K == Opnd::Addr && A->BaseIsReg &&
+         B->BaseIsReg && A->Name == B->Name && A->Value == B->Value &&
+         defCount(regId(A->Name)) == 1;
+}
+
 uint32_t FlowFunction::nextExecuted(uint32_t K) const {
   uint32_t X = K + 1;
   for (unsigned N = 0; N < 8 && X < Insts.size(); ++N) {

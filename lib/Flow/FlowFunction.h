@@ -344,6 +344,10 @@ public:
   /// (at least one byte).
   bool definitelyOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
                          uint64_t SizeB) const;
+  /// Both address operands are one register (defined once) plus the same
+  /// offset: one thread's accesses through them touch the same bytes
+  /// (must-alias: "[%r4]" of a copy through base + tid*16 and of a read).
+  bool sameAddress(const Opnd *A, const Opnd *B) const;
   /// Both addresses may touch a common byte: same base, and not two known
   /// disjoint constant ranges (a size of 0: unknown, to the end of the base).
   bool mayOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
