@@ -322,6 +322,12 @@ public:
   /// The pointer a register operand holds (mapa's source address); invalid
   /// when it is not a register or holds no known pointer.
   AddrKey pointerIn(const Opnd *O) const;
+  /// The shared-memory address a wgmma/tcgen05.mma matrix descriptor in
+  /// register operand O starts at: its bits 0-13 hold (addr & 0x3FFFF) >> 4,
+  /// computed by single definitions as "or(cvt(and(shr(addr, 4), 0x3FFF)),
+  /// high bits)" (nvcc, CUTLASS) or "or(shr(and(addr, 0x3FFF0), 4), high
+  /// bits)" (TK); invalid for any other computation.
+  AddrKey descriptorAddress(const Opnd *O) const;
   /// The local address of instruction K's mbarrier operand, looking through
   /// a mapa just before it in its block: CUTLASS signals a peer CTA's copy
   /// of its own barrier with "mapa; mbarrier.arrive.shared::cluster", in
