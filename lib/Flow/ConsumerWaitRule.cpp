@@ -46,8 +46,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <cstdio>
-#include <cstdlib>
 #include <unordered_map>
 
 namespace ptxlint {
@@ -81,8 +79,11 @@ public:
     int64_t D = Elem.C - Array.C;
     if (D < 0 || D % Array.G != 0 || D / Array.G >= 64)
       return false;
+    // (Only an array on the same residue ends it: FULL and EMPTY
+    // interleaved with a stride of 16 are two arrays over one range.)
     for (const Form &Other : Arrays)
-      if (Other.Base == Array.Base && Other.C > Array.C && Other.C <= Elem.C)
+      if (Other.Base == Array.Base && Other.C > Array.C && Other.C <= Elem.C &&
+          (Other.C - Array.C) % Array.G == 0)
         return false;
     return true;
   }
@@ -218,9 +219,13 @@ bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
 }
 
 /// Whether the register Reg that instruction J defines is the address of
-/// an mbarrier operation after J.
-bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
+/// an mbarrier operation after J and before Limit (nvcc reuses an address
+/// register for a later wait on the same barrier, 77's drain).
+bool usedAsBarrier(const FlowFunction &FF, uint32_t J, std::string_view Reg,
+                   uint32_t Limit = UINT32_MAX) {
   for (uint32_t X : FF.RoleInsts) {
+    if (X >= Limit)
+      break;
     const FlowInst &I = FF.Insts[X];
     const Opnd *Bar = X > J && I.Op.MbarOp >= 0 ? FF.operand(I, I.Op.MbarOp) : nullptr;
     if (Bar && Bar->K == Opnd::Addr && Bar->BaseIsReg && Bar->Name == Reg)
@@ -326,7 +331,7 @@ unusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
       continue;
     if (usedByProbeOnly(FF, J, Dst->Name))
       continue; // the next stage's probe: this stage's address is further back
-    if (!usedAsBarrier(FF, J, Dst->Name))
+    if (!usedAsBarrier(FF, J, Dst->Name, Rd))
       return std::make_pair(J, Rd);
     return std::nullopt;
   }
@@ -345,9 +350,10 @@ void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
     noteMissingWait(FF, At->first, At->second, D);
 }
 
-/// What a region of code does to the acquired / released class sets.
+/// What a region of code does to the acquired / released class sets
+/// (Exact: the stage acquire's element-exact acquisitions).
 struct Skip {
-  uint64_t Acq = 0, Rel = 0;
+  uint64_t Acq = 0, Rel = 0, Exact = 0;
 };
 
 /// A wait or a release that some threads branch around is the warp's:
@@ -369,6 +375,10 @@ public:
       for (uint32_t S : FF.Blocks[B].Succs)
         ++NPreds[S];
     std::vector<uint32_t> Region;
+    // Per block: the number of the region search it was last added to
+    // (membership without a search of Region).
+    std::vector<uint32_t> Stamp(NB, 0);
+    uint32_t Search = 0;
     for (uint32_t P = 0; P < NB; ++P) {
       const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
       if (Ss.size() != 2 || Ss[0] == Ss[1])
@@ -377,20 +387,22 @@ public:
         uint32_t J = Ss[X], Start = Ss[1 - X];
         if (Start == P)
           continue;
+        ++Search;
         Region.assign(1, Start);
+        Stamp[Start] = Search;
         bool Ok = true;
         for (size_t R = 0; Ok && R < Region.size(); ++R) {
           const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
           Ok = !Rs.empty(); // an exit inside: not a skippable region
           for (uint32_t N : Rs) {
-            if (N == J ||
-                std::find(Region.begin(), Region.end(), N) != Region.end())
+            if (N == J || Stamp[N] == Search)
               continue;
             if (N == P || Region.size() == 16) {
               Ok = false;
               break;
             }
             Region.push_back(N);
+            Stamp[N] = Search;
           }
         }
         // Entered only from P (Start) or from inside (a spin loop's head
@@ -410,6 +422,7 @@ public:
             Skip E = Effect(K);
             Sk.Acq |= E.Acq;
             Sk.Rel |= E.Rel;
+            Sk.Exact |= E.Exact;
           }
       }
     }
@@ -757,14 +770,20 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // Per role instruction: the classes a blocking wait acquires, the class
   // a signal signals (-1: none).
   std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
+  std::vector<uint64_t> ExactOf(RI.size() + 1, 0);
   std::vector<int8_t> SigOf(RI.size() + 1, -1);
   std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
   for (size_t X = 0; X < RI.size(); ++X) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K))
-      AcqOf[X + 1] = Mask(BarrierOf(K));
+    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K)) {
+      const Shape &W = BarrierOf(K);
+      AcqOf[X + 1] = Mask(W);
+      // A wait on one constant barrier acquires that element only.
+      int E = W && W->G == 0 ? ClassOf(W) : -1;
+      ExactOf[X + 1] = E >= 0 ? uint64_t(1) << E : AcqOf[X + 1];
+    }
     else if (signalsBarrier(I))
       SigOf[X + 1] = int8_t(ClassOf(BarrierOf(K)));
   }
@@ -783,13 +802,13 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   EventLists Events(FF, [&](uint32_t K) {
     return Acq(K) || Syncs(K) || SignalClass(K) >= 0;
   });
-  // Visits the events after instruction From along the CFG (at most 512
-  // blocks; program order would cross from one role's code into the
-  // next), until Visit returns false on a path.
+  // Visits the events after each instruction of From along the CFG (at
+  // most 512 blocks; program order would cross from one role's code into
+  // the next), until Visit returns false on a path.
   std::vector<uint32_t> Seen(FF.Blocks.size(), 0); // per walk: its number
   std::vector<uint32_t> Work;
   uint32_t WalkNo = 0;
-  auto WalkFrom = [&](uint32_t From, auto &&Visit) {
+  auto WalkFrom = [&](const std::vector<uint32_t> &From, auto &&Visit) {
     ++WalkNo;
     auto Block = [&](uint32_t B, uint32_t First) {
       for (uint32_t K : Events.of(B))
@@ -798,9 +817,11 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       return true;
     };
     Work.clear();
-    uint32_t B0 = FF.blockOf(From);
-    if (Block(B0, From + 1))
-      Work.push_back(B0);
+    for (uint32_t K : From) {
+      uint32_t B0 = FF.blockOf(K);
+      if (Block(B0, K + 1))
+        Work.push_back(B0);
+    }
     for (size_t N = 0; N < Work.size() && N < 512; ++N)
       for (uint32_t S : FF.Blocks[Work[N]].Succs) {
         if (Seen[S] == WalkNo)
@@ -817,9 +838,41 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // Per class X, the classes waited on somewhere after a tcgen05.commit
   // signals X (the MMA warp's drain of its accumulator stages).
   std::vector<uint64_t> WaitedAfter(Cls.size(), 0);
+  // The windows that matter: after waits on a class that a tcgen05.commit
+  // signals (its readers' releases), then after waits on those releases
+  // (whether they close a ring); the rest are not walked.
+  // The commits per class, the blocking waits per set of classes they
+  // acquire (the waits on one barrier array, or on one constant barrier):
+  // one walk each.
+  std::vector<std::vector<uint32_t>> CommitsOf(Cls.size());
+  std::vector<std::pair<uint64_t, std::vector<uint32_t>>> WaitsOn;
   for (size_t X = 0; X < RI.size(); ++X) {
-    if (uint64_t WM = AcqOf[X + 1])
-      WalkFrom(RI[X], [&](uint32_t K) {
+    if (uint64_t WM = AcqOf[X + 1]) {
+      auto It = std::find_if(WaitsOn.begin(), WaitsOn.end(),
+                             [&](const auto &W) { return W.first == WM; });
+      if (It == WaitsOn.end())
+        It = WaitsOn.insert(WaitsOn.end(), {WM, {}});
+      It->second.push_back(RI[X]);
+    } else if (SigOf[X + 1] >= 0 &&
+               FF.Insts[RI[X]].Op.Kind == OpKind::MmaCommitArrive) {
+      CommitsOf[size_t(SigOf[X + 1])].push_back(RI[X]);
+    }
+  }
+  uint64_t Committed = 0;
+  for (size_t C0 = 0; C0 < Cls.size(); ++C0) {
+    if (CommitsOf[C0].empty())
+      continue;
+    Committed |= uint64_t(1) << C0;
+    WalkFrom(CommitsOf[C0], [&](uint32_t K) {
+      WaitedAfter[C0] |= Acq(K);
+      return true;
+    });
+  }
+  auto Windows = [&](uint64_t Of) {
+    for (const auto &[WM, Waits] : WaitsOn) {
+      if (!(WM & Of))
+        continue;
+      WalkFrom(Waits, [&, WM = WM](uint32_t K) {
         if (Acq(K) & WM)
           return false;
         int R = SignalClass(K);
@@ -834,13 +887,14 @@ void runStageAcquireRule(const FlowRuleContext &C) {
           }
         return true;
       });
-    int C0 = SigOf[X + 1];
-    if (C0 >= 0 && FF.Insts[RI[X]].Op.Kind == OpKind::MmaCommitArrive)
-      WalkFrom(RI[X], [&](uint32_t K) {
-        WaitedAfter[size_t(C0)] |= Acq(K);
-        return true;
-      });
-  }
+    }
+  };
+  Windows(Committed);
+  uint64_t Released = 0;
+  for (size_t F = 0; F < Cls.size(); ++F)
+    if (Committed >> F & 1)
+      Released |= Rel[F];
+  Windows(Released & ~Committed);
   // A signal of X must be preceded by a wait on a class R that X's
   // waiters release with, when the signalling thread acquires R: R's
   // waiters signal X again (a ring: the producer's acquire of the stage),
@@ -858,9 +912,54 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       }
   if (!Any)
     return;
-  SkipRegions Skips(FF, Events, [&](uint32_t K) { return Skip{Acq(K), 0}; });
+  // A commit of one constant barrier X, element t of an array A whose
+  // waiters release with array R, needs element t of R (77's MMA commits
+  // S1 and must have waited on FREE1, not FREE0), or a wait on R itself
+  // (a stage register); ExactNeed holds those where such an A is known
+  // (ByElement).
+  auto Exact = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+      return ~uint64_t(0);
+    return ExactOf[EvOf[K]];
+  };
+  std::vector<uint64_t> ExactNeed(Cls.size(), 0);
+  std::vector<char> ByElement(Cls.size(), 0);
+  for (size_t X = 0; X < Cls.size(); ++X) {
+    if (!Need[X] || Cls[X].G != 0)
+      continue;
+    for (size_t R = 0; R < Cls.size(); ++R) {
+      if (!(Need[X] >> R & 1))
+        continue;
+      if (Cls[R].G == 0) {
+        ExactNeed[X] |= uint64_t(1) << R;
+        continue;
+      }
+      for (size_t A = 0; A < Cls.size(); ++A) {
+        if (Cls[A].G != Cls[R].G || !(Rel[A] >> R & 1) ||
+            !Arr.isElement(Cls[X], Cls[A]))
+          continue;
+        Form Elem = Cls[X];
+        Elem.C = Cls[R].C + (Cls[X].C - Cls[A].C) / Cls[A].G * Cls[R].G;
+        int E = ClassOf(Elem); // none: nothing waits on that element
+        ExactNeed[X] |= uint64_t(1) << R | (E >= 0 ? uint64_t(1) << E : 0);
+        ByElement[X] = 1;
+      }
+    }
+  }
+  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+    return Skip{Acq(K), 0, Exact(K)};
+  });
+  struct State {
+    AcqState Loose, Exact;
+    bool join(const State &O) {
+      bool Changed = Loose.join(O.Loose);
+      return Exact.join(O.Exact) || Changed;
+    }
+  };
   uint64_t Reported = 0;
-  auto Transfer = [&](uint32_t B, AcqState &S, bool Report) {
+  auto Transfer = [&](uint32_t B, State &St, bool Report) {
+    AcqState &S = St.Loose;
     for (uint32_t K : Events.of(B)) {
       // Checked: tcgen05.commit, the MMA warp handing an accumulator (or
       // S/P) stage in tensor memory to the threads that read it. (An
@@ -869,21 +968,25 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       int X = Report && FF.Insts[K].Op.Kind == OpKind::MmaCommitArrive
                   ? SignalClass(K)
                   : -1;
-      if (X >= 0 && Need[size_t(X)] && !(S.One & Need[size_t(X)]) &&
-          !(Reported >> X & 1)) {
+      bool Acquired =
+          X >= 0 && (ByElement[size_t(X)]
+                         ? (St.Exact.One & ExactNeed[size_t(X)]) != 0
+                         : (S.One & Need[size_t(X)]) != 0);
+      if (X >= 0 && Need[size_t(X)] && !Acquired && !(Reported >> X & 1)) {
         Reported |= uint64_t(1) << X;
         // The release class whose address the thread computes, unused,
         // before the signal: where its wait was meant to be.
-        size_t R = Cls.size(), First = Cls.size();
+        // (The exact elements first: 77's FREE1, not any FREE.)
+        size_t R = Cls.size();
         std::optional<std::pair<uint32_t, uint32_t>> At;
-        for (size_t Y = 0; Y < Cls.size() && !At; ++Y)
-          if (Need[size_t(X)] >> Y & 1) {
-            First = std::min(First, Y);
-            if ((At = unusedBarrierAddress(FF, Arr, K, Cls[Y], false)))
-              R = Y;
-          }
-        if (R == Cls.size())
-          R = First;
+        uint64_t Try = ExactNeed[size_t(X)] & ~Need[size_t(X)];
+        for (uint64_t M : {Try, Need[size_t(X)]})
+          for (size_t Y = 0; Y < Cls.size() && !At; ++Y)
+            if (M >> Y & 1)
+              At = unusedBarrierAddress(FF, Arr, K, Cls[Y], false);
+        for (size_t Y = 0; Y < Cls.size() && R == Cls.size(); ++Y)
+          if (Need[size_t(X)] >> Y & 1)
+            R = Y; // the release to name
         auto D = C.likely(rules::FlowReadBeforeComplete, FF.Insts[K].Range,
                           "this tcgen05.commit hands a tensor-memory stage to "
                           "the waiters of its mbarrier, but on some path no "
@@ -896,20 +999,24 @@ void runStageAcquireRule(const FlowRuleContext &C) {
         if (At)
           noteMissingWait(FF, At->first, At->second, D, false);
       }
-      if (Syncs(K)) {
-        S.One |= S.May;
-        S.May = 0;
-      }
-      S.acquire(Acq(K));
+      if (Syncs(K))
+        for (AcqState *A : {&St.Loose, &St.Exact}) {
+          A->One |= A->May;
+          A->May = 0;
+        }
+      St.Loose.acquire(Acq(K));
+      St.Exact.acquire(Exact(K));
     }
   };
-  auto Edge = [&](uint32_t P, size_t X, AcqState &S) {
+  auto Edge = [&](uint32_t P, size_t X, State &St) {
     const Skip &Sk = Skips.at(P, X);
-    S.One |= Sk.Acq;
-    S.May |= Sk.Acq;
+    St.Loose.One |= Sk.Acq;
+    St.Loose.May |= Sk.Acq;
+    St.Exact.One |= Sk.Exact;
+    St.Exact.May |= Sk.Exact;
     return true;
   };
-  solveForward(FF, AcqState(), Transfer, Edge);
+  solveForward(FF, State(), Transfer, Edge);
 }
 
 } // namespace flow

@@ -588,7 +588,7 @@ namespace {
 // VMov..VMapa compute their result from their operands (computesValue());
 // VShl, VMul and VMapa only its form.
 enum ValOpKind : uint8_t {
-  VNone, VMov, VCvta, VCvt, VAdd, VSub, VBit, VMad, VShl, VMul, VMapa, VLd
+  VNone, VMov, VCvta, VCvt, VAdd, VSub, VBit, VMad, VShl, VMul, VSelp, VMapa, VLd
 };
 uint8_t valOpOf(const FlowInst &I) {
   if (I.ValOp == 0xff) {
@@ -602,6 +602,7 @@ uint8_t valOpOf(const FlowInst &I) {
               : Op == "mad"  ? VMad
               : Op == "shl"  ? VShl
               : Op == "mul"  ? VMul
+              : Op == "selp" ? VSelp
               : Op == "mapa" ? VMapa
               : Op == "ld"   ? VLd
                              : VNone;
@@ -672,6 +673,16 @@ std::optional<Form> FlowFunction::formOfDef(const FlowInst &I,
     if (!(A = F(1)) || !(B = F(3)))
       return std::nullopt;
     return Form::sum(Form::scale(*A, *M), *B, false);
+  }
+  case VSelp: {
+    // One of two values: both forms, their difference a multiple of the
+    // stride (77's softmax warpgroups pick their barrier with "selp r,
+    // smem+82000, smem+82016, p": smem + 82000 + 16 * t).
+    if (N != 4)
+      return Form();
+    if (!(A = F(1)) || !(B = F(2)))
+      return std::nullopt;
+    return Form::either(*A, *B);
   }
   case VBit: {
     // A shared::cluster address with its CTA-rank bit masked (2-SM TMA

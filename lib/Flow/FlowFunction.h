@@ -144,6 +144,9 @@ struct Form {
   static Form sum(const Form &A, const Form &B, bool Sub);
   /// A * F (a constant).
   static Form scale(const Form &A, int64_t F);
+  /// A or B (selp): one base, the smaller constant, the strides' and the
+  /// constants' difference's gcd; an opaque form for two bases.
+  static Form either(const Form &A, const Form &B);
 };
 
 /// An abstract register value, and its form (flow-insensitive, like the

@@ -46,5 +46,16 @@ Form Form::scale(const Form &A, int64_t F) {
   return R;
 }
 
+Form Form::either(const Form &A, const Form &B) {
+  if (A == B)
+    return A;
+  int64_t D;
+  if (A.Base != B.Base || __builtin_sub_overflow(A.C, B.C, &D))
+    return Form();
+  Form R = A.C < B.C ? A : B;
+  R.G = storedStride(gcd(gcd(A.G, B.G), D));
+  return R;
+}
+
 } // namespace flow
 } // namespace ptxlint
