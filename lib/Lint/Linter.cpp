@@ -15,16 +15,6 @@
 
 namespace ptxlint {
 
-/// The statements that get a full parse (StatementFilter), in order; the
-/// rest stay opaque.
-static std::vector<uint32_t> selectForParse(const Module &M) {
-  std::vector<uint32_t> Selected;
-  for (uint32_t K = 0; K < M.Statements.size(); ++K)
-    if (needsFullParse(M.Statements[K], M.Text))
-      Selected.push_back(K);
-  return Selected;
-}
-
 Module parseModule(const SourceBuffer &Buffer, DiagnosticEngine &Diags,
                    size_t *ParsedStatements) {
   Module M;

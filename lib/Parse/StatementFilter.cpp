@@ -70,7 +70,7 @@ struct TwoBytePrefixes {
 };
 constexpr TwoBytePrefixes Prefixes;
 
-bool instructionNeedsParse(std::string_view Head) {
+inline bool instructionNeedsParse(std::string_view Head) {
   if (Head.empty() || !Prefixes.mayMatch(Head))
     return false;
   // Heads are short: a loop beats a call to memchr, for every statement.
@@ -102,9 +102,8 @@ bool isParsedDeclaration(std::string_view Head) {
          Head == ".tex";
 }
 
-} // namespace
-
-bool needsFullParse(const Statement &S, std::string_view Text) {
+/// needsFullParse(), inlined into selectForParse()'s loop.
+inline bool needsParse(const Statement &S, std::string_view Text) {
   if (S.ParsedIndex == -2)
     return false; // the scanner already reported this statement
   switch (S.Kind) {
@@ -120,6 +119,20 @@ bool needsFullParse(const Statement &S, std::string_view Text) {
   default:
     return false;
   }
+}
+
+} // namespace
+
+bool needsFullParse(const Statement &S, std::string_view Text) {
+  return needsParse(S, Text);
+}
+
+std::vector<uint32_t> selectForParse(const Module &M) {
+  std::vector<uint32_t> Selected;
+  for (uint32_t K = 0; K < M.Statements.size(); ++K)
+    if (needsParse(M.Statements[K], M.Text))
+      Selected.push_back(K);
+  return Selected;
 }
 
 } // namespace ptxlint

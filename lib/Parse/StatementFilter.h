@@ -4,6 +4,9 @@
 
 #include "ptxlint/AST.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace ptxlint {
 
 /// True if the statement must be parsed into the AST: module directives,
@@ -11,6 +14,11 @@ namespace ptxlint {
 /// Everything else stays an opaque Statement (its head word and range), which
 /// is what makes linting a 400,000-line module cheap.
 bool needsFullParse(const Statement &S, std::string_view Text);
+
+/// The indices of M's statements that needsFullParse() selects, in order:
+/// one loop here, not a call per statement (every statement of a module
+/// passes through it).
+std::vector<uint32_t> selectForParse(const Module &M);
 
 } // namespace ptxlint
 #endif
