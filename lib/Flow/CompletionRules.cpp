@@ -663,33 +663,38 @@ void runCompletionRules(const FlowRuleContext &C) {
     NoteUnwaited(D, size_t(Pick), size_t(Pick));
   };
 
-  // False when no pending copy could be hit by any read in state S.
-  auto CheckRead = [&](const CompState &S, const FlowInst &Rd) -> bool {
-    if (!isSharedSpace(Rd.Op.Src))
-      return true;
-    auto Watched = [&](size_t K) {
-      const Site &St = Sites[K];
-      return St.R != Role::BulkGroup && isPending(S.F[K]) && !ReportedUse[K] &&
-             St.Dst.valid();
-    };
-    // Most reads happen with no copy pending: the read's address (a
-    // deferred operand) is then never decoded or evaluated.
+  // Copies whose destination a read may hit: not bulk-group operations
+  // (which read shared memory), pending, not reported yet, resolved.
+  auto Watched = [&](const CompState &S, size_t K) {
+    const Site &St = Sites[K];
+    return St.R != Role::BulkGroup && isPending(S.F[K]) && !ReportedUse[K] &&
+           St.Dst.valid();
+  };
+  // Most reads happen with no copy pending: the read's address (a deferred
+  // operand) is then never decoded or evaluated. The first watched site,
+  // or Sites.size().
+  auto FirstWatched = [&](const CompState &S) {
     size_t First = 0;
-    while (First < Sites.size() && !Watched(First))
+    while (First < Sites.size() && !Watched(S, First))
       ++First;
-    if (First == Sites.size())
-      return false;
-    AddrKey A = FF.address(FF.operand(Rd, Rd.Op.SrcOp));
-    if (!A.valid())
-      return true;
+    return First;
+  };
+  // A read of shared memory at A (Bytes: 0 when unknown, at least one)
+  // through address operand RdAddr (null: a descriptor).
+  auto CheckReadAt = [&](const CompState &S, const FlowInst &Rd, size_t First,
+                         const AddrKey &A, uint64_t Bytes, const Opnd *RdAddr) {
     for (size_t K = First; K < Sites.size(); ++K) {
       const Site &St = Sites[K];
-      if (!Watched(K))
+      if (!Watched(S, K))
         continue;
-      if (!FF.definitelyOverlap(A, Rd.Op.AccessBytes, St.Dst, St.Bytes))
+      // The bytes the copy writes, read back: overlapping known ranges, or
+      // the very address the copy wrote through (a per-thread "base +
+      // tid*16" in one register).
+      const FlowInst &Cp = FF.Insts[St.Inst];
+      if (!FF.definitelyOverlap(A, Bytes, St.Dst, St.Bytes) &&
+          !FF.sameAddress(RdAddr, FF.operand(Cp, Cp.Op.DstOp)))
         continue;
       ReportedUse[K] = 1;
-      const FlowInst &Cp = FF.Insts[St.Inst];
       C.diag(rules::FlowReadBeforeComplete, Cp.Range,
              "the destination of this " + opName(Cp) +
                  " is read before the copy is known to be complete")
@@ -699,7 +704,31 @@ void runCompletionRules(const FlowRuleContext &C) {
                               : "read here before mbarrier.try_wait or "
                                 "test_wait on the copy's mbarrier");
     }
+  };
+  // False when no pending copy could be hit by any read in state S.
+  auto CheckRead = [&](const CompState &S, const FlowInst &Rd) -> bool {
+    if (!isSharedSpace(Rd.Op.Src))
+      return true;
+    size_t First = FirstWatched(S);
+    if (First == Sites.size())
+      return false;
+    const Opnd *RdAddr = FF.operand(Rd, Rd.Op.SrcOp);
+    AddrKey A = FF.address(RdAddr);
+    if (A.valid())
+      CheckReadAt(S, Rd, First, A, Rd.Op.AccessBytes, RdAddr);
     return true;
+  };
+  // wgmma / tcgen05.mma: the shared memory their matrix descriptors start
+  // at (FlowFunction::descriptorAddress), read before the copy completes.
+  auto CheckDescriptorRead = [&](const CompState &S, const FlowInst &Rd) {
+    size_t First = FirstWatched(S);
+    if (First == Sites.size())
+      return;
+    FF.operand(Rd, 0); // decodes them all
+    for (const Opnd &O : Rd.Ops)
+      if (O.K == Opnd::Reg)
+        if (AddrKey A = FF.descriptorAddress(&O); A.valid())
+          CheckReadAt(S, Rd, First, A, 0, nullptr);
   };
 
   CompState Entry;
@@ -753,6 +782,7 @@ void runCompletionRules(const FlowRuleContext &C) {
     case OpKind::StMatrix:
     case OpKind::Load:
     case OpKind::LdMatrix:
+    case OpKind::DescriptorRead:
     case OpKind::MbarArrive:
       return true;
     default:
@@ -865,6 +895,10 @@ void runCompletionRules(const FlowRuleContext &C) {
       case OpKind::LdMatrix:
         if (Report && !NoneWatched)
           NoneWatched = !CheckRead(S, I);
+        break;
+      case OpKind::DescriptorRead:
+        if (Report)
+          CheckDescriptorRead(S, I);
         break;
       default:
         break;

@@ -1057,6 +1057,43 @@ AddrKey FlowFunction::pointerIn(const Opnd *O) const {
   return V.K == Val::Ptr ? AddrKey(V.Base, V.OffKnown, V.Off) : AddrKey();
 }
 
+AddrKey FlowFunction::descriptorAddress(const Opnd *O) const {
+  bool Scaled = false; // past the ">> 4": the rest computes the address
+  for (unsigned Step = 0; Step < 8 && O && O->K == Opnd::Reg; ++Step) {
+    if (Scaled) // the address itself, when the value model knows it
+      if (AddrKey A = pointerIn(O); A.valid())
+        return A;
+    int32_t R = regIdOf(*O);
+    if (R < 0 || defCount(R) != 1)
+      return AddrKey();
+    const FlowInst &D = Insts[defInst(R, 0)];
+    const Opnd *Src = operand(D, 1), *Arg = operand(D, 2);
+    std::string_view Op = opWord(D.Head);
+    auto ImmIs = [&](auto Pred) {
+      return Arg && Arg->K == Opnd::Imm && Arg->HasValue && Pred(Arg->Value);
+    };
+    if (!D.Guard.empty())
+      return AddrKey();
+    if (Op == "cvt" || (Op == "mov" && !Arg)) {
+      O = Src;
+    } else if (Op == "or" && !Scaled &&
+               ImmIs([](int64_t V) { return (V & 0x3FFF) == 0; })) {
+      O = Src; // the descriptor's other fields
+    } else if (Op == "and" && !Scaled && ImmIs([](int64_t V) { return V == 0x3FFF; })) {
+      O = Src;
+    } else if (Op == "shr" && !Scaled && ImmIs([](int64_t V) { return V == 4; })) {
+      O = Src;
+      Scaled = true;
+    } else if (Op == "and" && Scaled &&
+               ImmIs([](int64_t V) { return (V | 0xF) == 0x3FFFF || V == 0x3FFF0; })) {
+      O = Src;
+    } else {
+      return AddrKey();
+    }
+  }
+  return AddrKey();
+}
+
 AddrKey FlowFunction::localBarrier(uint32_t K) const {
   const FlowInst &I = Insts[K];
   const Opnd *B = I.op(I.Op.MbarOp);
@@ -1138,6 +1175,12 @@ uint32_t FlowFunction::blockOf(uint32_t K) const {
   auto It = std::upper_bound(Blocks.begin(), Blocks.end(), K,
                              [](uint32_t X, const Block &B) { return X < B.Begin; });
   return It == Blocks.begin() ? 0 : uint32_t(It - Blocks.begin() - 1);
+}
+
+bool FlowFunction::sameAddress(const Opnd *A, const Opnd *B) const {
+  return A && B && A->K == Opnd::Addr && B->K == Opnd::Addr && A->BaseIsReg &&
+         B->BaseIsReg && A->Name == B->Name && A->Value == B->Value &&
+         defCount(regId(A->Name)) == 1;
 }
 
 uint32_t FlowFunction::nextExecuted(uint32_t K) const {

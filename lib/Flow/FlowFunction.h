@@ -322,6 +322,12 @@ public:
   /// The pointer a register operand holds (mapa's source address); invalid
   /// when it is not a register or holds no known pointer.
   AddrKey pointerIn(const Opnd *O) const;
+  /// The shared-memory address a wgmma/tcgen05.mma matrix descriptor in
+  /// register operand O starts at: its bits 0-13 hold (addr & 0x3FFFF) >> 4,
+  /// computed by single definitions as "or(cvt(and(shr(addr, 4), 0x3FFF)),
+  /// high bits)" (nvcc, CUTLASS) or "or(shr(and(addr, 0x3FFF0), 4), high
+  /// bits)" (TK); invalid for any other computation.
+  AddrKey descriptorAddress(const Opnd *O) const;
   /// The local address of instruction K's mbarrier operand, looking through
   /// a mapa just before it in its block: CUTLASS signals a peer CTA's copy
   /// of its own barrier with "mapa; mbarrier.arrive.shared::cluster", in
@@ -344,6 +350,10 @@ public:
   /// (at least one byte).
   bool definitelyOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
                          uint64_t SizeB) const;
+  /// Both address operands are one register (defined once) plus the same
+  /// offset: one thread's accesses through them touch the same bytes
+  /// (must-alias: "[%r4]" of a copy through base + tid*16 and of a read).
+  bool sameAddress(const Opnd *A, const Opnd *B) const;
   /// Both addresses may touch a common byte: same base, and not two known
   /// disjoint constant ranges (a size of 0: unknown, to the end of the base).
   bool mayOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
