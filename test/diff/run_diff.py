@@ -199,7 +199,8 @@ def main():
                     help="judge only the modules whose ptxas verdicts are "
                     "already in --work's cache (a partial run's figure)")
     ap.add_argument("--progress", action="store_true",
-                    help="a line on stderr as each (target, version) is done")
+                    help="a line on stderr as each (target, version) is done, "
+                    "and every 20 modules")
     args = ap.parse_args()
 
     ptxas = find_ptxas(args.ptxas)
@@ -253,8 +254,10 @@ def main():
     slice_done = Counter()
     slice_size = Counter((t, v) for t, v, _, _ in variants)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for (target, version, items), px, pl in pool.map(judge, jobs):
+        for done, ((target, version, items), px, pl) in enumerate(pool.map(judge, jobs), 1):
             slice_done[(target, version)] += len(items)
+            if args.progress and done % 20 == 0:
+                print("%d of %d modules judged" % (done, len(jobs)), file=sys.stderr, flush=True)
             if args.progress and slice_done[(target, version)] == slice_size[(target, version)]:
                 print("done %s %s: %d variants; %d unexplained so far"
                       % (target, version, slice_size[(target, version)], len(bad)),
