@@ -783,9 +783,9 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       // A wait on one constant barrier acquires that element only.
       int E = W && W->G == 0 ? ClassOf(W) : -1;
       ExactOf[X + 1] = E >= 0 ? uint64_t(1) << E : AcqOf[X + 1];
-    }
-    else if (signalsBarrier(I))
+    } else if (signalsBarrier(I)) {
       SigOf[X + 1] = int8_t(ClassOf(BarrierOf(K)));
+    }
   }
   auto Acq = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
