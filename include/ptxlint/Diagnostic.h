@@ -96,9 +96,10 @@ Diagnostic makeDiagnostic(rules::Id Rule, SourceRange R, std::string Msg);
 class DiagBuilder {
 public:
   DiagBuilder(DiagnosticEngine &E, rules::Id Rule, SourceRange R, std::string Msg);
-  /// A code given as text, for reporters not yet moved to rule ids (lib/Flow).
-  DiagBuilder(DiagnosticEngine &E, Severity S, std::string Code,
-              SourceRange R, std::string Msg);
+  /// The rule's report at a severity other than its default (a flow rule's
+  /// "likely" report: a warning).
+  DiagBuilder(DiagnosticEngine &E, rules::Id Rule, Severity S, SourceRange R,
+              std::string Msg);
   DiagBuilder(const DiagBuilder &) = delete;
   ~DiagBuilder();
   /// A severity other than the rule's default (a table row that is a warning).

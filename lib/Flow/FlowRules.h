@@ -20,26 +20,9 @@
 namespace ptxlint {
 namespace flow {
 
-/// A diagnostic of a flow rule: the rule's severity and code, notes in the
-/// order given, then the spec section.
-class FlowDiag {
-public:
-  FlowDiag(DiagnosticEngine &E, rules::Id Rule, SourceRange R, std::string Msg,
-           std::optional<Severity> Level = std::nullopt)
-      : B(E, Level.value_or(ruleInfo(Rule).DefaultSeverity),
-          std::string(ruleInfo(Rule).Code), R, std::move(Msg)),
-        Section(ruleInfo(Rule).Section) {}
-  FlowDiag(const FlowDiag &) = delete;
-  ~FlowDiag() { B.spec(Section); }
-  FlowDiag &note(SourceRange R, std::string Msg) {
-    B.note(R, std::move(Msg));
-    return *this;
-  }
-
-private:
-  DiagBuilder B;
-  std::string_view Section;
-};
+/// A diagnostic of a flow rule: the rule-id DiagBuilder (code, severity and
+/// spec section from Rules.def; notes in the order given, then the section).
+using FlowDiag = DiagBuilder;
 
 struct FlowRuleContext {
   FlowRuleContext(LintContext &Ctx, const FlowFunction &FF) : Ctx(Ctx), FF(FF) {}
@@ -48,12 +31,12 @@ struct FlowRuleContext {
 
   /// Starts a diagnostic for Rule at R (severity and spec from Rules.def).
   FlowDiag diag(rules::Id Rule, SourceRange R, std::string Msg) const {
-    return FlowDiag(Ctx.Diags, Rule, R, std::move(Msg));
+    return DiagBuilder(Ctx.Diags, Rule, R, std::move(Msg));
   }
   /// A report of Rule that is likely but not certain (the accesses may
   /// overlap, the analysis cannot prove they do): a warning.
   FlowDiag likely(rules::Id Rule, SourceRange R, std::string Msg) const {
-    return FlowDiag(Ctx.Diags, Rule, R, std::move(Msg), Severity::Warning);
+    return DiagBuilder(Ctx.Diags, Rule, Severity::Warning, R, std::move(Msg));
   }
   /// The instruction's text as written (for messages), without the guard.
   std::string_view headOf(const FlowInst &I) const { return I.Head; }

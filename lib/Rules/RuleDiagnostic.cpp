@@ -27,4 +27,10 @@ DiagBuilder::DiagBuilder(DiagnosticEngine &E, rules::Id Rule, SourceRange R,
     : Engine(E), D(makeDiagnostic(Rule, R, std::move(Msg))),
       RuleSection(ruleInfo(Rule).Section) {}
 
+DiagBuilder::DiagBuilder(DiagnosticEngine &E, rules::Id Rule, Severity S,
+                         SourceRange R, std::string Msg)
+    : DiagBuilder(E, Rule, R, std::move(Msg)) {
+  D.Level = S;
+}
+
 } // namespace ptxlint

@@ -47,15 +47,6 @@ bool DiagnosticEngine::report(Diagnostic D) {
   return true;
 }
 
-DiagBuilder::DiagBuilder(DiagnosticEngine &E, Severity S, std::string Code,
-                         SourceRange R, std::string Msg)
-    : Engine(E) {
-  D.Level = S;
-  D.Code = std::move(Code);
-  D.Range = R;
-  D.Message = std::move(Msg);
-}
-
 DiagBuilder::~DiagBuilder() {
   if (!SpecGiven)
     spec(RuleSection);
