@@ -130,7 +130,7 @@ def build_and_run(src, d, build):
     if shutil.which("ccache"):
         cfg += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"]
     subprocess.check_call(cfg, stdout=subprocess.DEVNULL)
-    subprocess.check_call(["cmake", "--build", build, "-j2", "--target", "ptxlint",
+    subprocess.check_call(["cmake", "--build", build, "-j2", "--target", "ptxlint-bin",
                            "ptxlint-python"], stdout=subprocess.DEVNULL)
     mod = os.path.join(d, "new-form.ptx")
     open(mod, "w").write(MODULE)
