@@ -626,6 +626,30 @@ void runCompletionRules(const FlowRuleContext &C) {
     }
     return false;
   };
+  // Whether the ring barrier released at AtK (a stage-indexed arrive) is
+  // one whose waiters -- on its form, or on one of its constant elements (a
+  // producer unrolled into fixed stages) -- then fill an address on which
+  // bulk store K's source may lie: CUTLASS 49's epilogue stores from the
+  // C-load stage buffer it releases (smem + 13312, the fourth of the fills
+  // at smem + 1024 + 4096*k). A mainloop ring's refills (A and B tiles
+  // above the staging tile) do not reach an epilogue's tile.
+  auto RingRefills = [&](uint32_t AtK, size_t K) {
+    const FlowInst &Rel = FF.Insts[AtK], &Cp = FF.Insts[Sites[K].Inst];
+    std::optional<Form> R = FF.form(FF.operand(Rel, Rel.Op.MbarOp), AtK);
+    std::optional<Form> S = FF.form(FF.operand(Cp, Cp.Op.SrcOp), Sites[K].Inst);
+    if (!R || !S)
+      return false;
+    for (const BarrierUse &U : Rewriters.uses()) {
+      const FlowInst &W = FF.Insts[U.Wait], &Fill = FF.Insts[U.Use];
+      std::optional<Form> B = FF.form(FF.operand(W, W.Op.MbarOp), U.Wait);
+      if (!B || !(*B == *R || B->elementOf(*R)) || !Fill.Op.writesShared())
+        continue;
+      std::optional<Form> D = FF.form(FF.operand(Fill, Fill.Op.DstOp), U.Use);
+      if (D && S->onLatticeOf(*D))
+        return true;
+    }
+    return false;
+  };
   // Whether an arrive on Bar hands the source of bulk store K to another
   // role. A barrier in another object does when its waiters rewrite the
   // source's object (hand-written kernels keep barriers apart from their
@@ -638,12 +662,12 @@ void runCompletionRules(const FlowRuleContext &C) {
   // (the consumer's release of a mainloop stage, or a store issued inside
   // the mainloop's ring) says nothing of the epilogue's staging tile: the
   // holdout kernels (scripts/holdout-kernels.sh) warned falsely there.
-  auto Releases = [&](const AddrKey &Bar, size_t K) {
+  auto Releases = [&](const AddrKey &Bar, size_t K, uint32_t AtK) {
     const Site &St = Sites[K];
     if (St.Src.Base != Bar.Base)
       return Rewriters.binds(Bar, St.Src.Base);
     if (!Constant(Bar))
-      return false;
+      return RingRefills(AtK, K);
     if (!Stages.Built)
       BuildStages();
     return !Stages.Waited[K] || Constant(Stages.Acquired[K]);
@@ -663,7 +687,7 @@ void runCompletionRules(const FlowRuleContext &C) {
       const Site &St = Sites[K];
       if (St.R != Role::BulkGroup || !S.W.holds(K) || ReportedUse[K] ||
           !FF.Insts[St.Inst].Op.readsSharedAsync() || !St.Src.valid() ||
-          !Releases(Bar, K))
+          !Releases(Bar, K, AtK))
         continue;
       ReportedUse[K] = 1;
       auto Before = [&](int64_t X) { return Sites[size_t(X)].Inst < AtK; };

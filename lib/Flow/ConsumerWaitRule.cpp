@@ -74,10 +74,7 @@ public:
   }
   /// Whether Elem is one of Array's constant elements.
   bool isElement(const Form &Elem, const Form &Array) const {
-    if (Elem.G != 0 || (Array.G != 8 && Array.G != 16) || Elem.Base != Array.Base)
-      return false;
-    int64_t D = Elem.C - Array.C;
-    if (D < 0 || D % Array.G != 0 || D / Array.G >= 64)
+    if (!Elem.elementOf(Array))
       return false;
     // (Only an array on the same residue ends it: FULL and EMPTY
     // interleaved with a stride of 16 are two arrays over one range.)

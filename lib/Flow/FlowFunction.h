@@ -147,6 +147,16 @@ struct Form {
   /// A or B (selp): one base, the smaller constant, the strides' and the
   /// constants' difference's gcd; an opaque form for two bases.
   static Form either(const Form &A, const Form &B);
+  /// Whether this constant form is an element of the barrier array A: the
+  /// same base, a stride of 8 (an mbarrier's size) or 16 (FULL and EMPTY
+  /// interleaved), and at most 64 stages from A's first.
+  bool elementOf(const Form &A) const;
+  /// Whether this address and ring D's may meet: the same base, and a
+  /// constant on the other's lattice (its constant plus a non-negative
+  /// multiple of its stride: a stage index counts up from 0), two equal
+  /// constants, or one ring. A stride of 1 (an unknown offset) is no
+  /// evidence either way.
+  bool onLatticeOf(const Form &D) const;
 };
 
 /// An abstract register value, and its form (flow-insensitive, like the

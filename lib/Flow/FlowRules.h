@@ -62,6 +62,7 @@ private:
 struct BarrierUse {
   AddrKey Bar;
   int32_t Object;
+  uint32_t Wait, Use; ///< the waiter's wait and its later instruction
 };
 /// Every (barrier, object) pair where ObjectOf(I) (-1: none) names what a
 /// waiter's later instruction I touches.
@@ -82,7 +83,7 @@ std::vector<BarrierUse> barrierUses(const FlowFunction &FF, ObjectFn &&ObjectOf)
         break;
       int32_t O = ObjectOf(I);
       if (O >= 0)
-        Uses.push_back({Bar, O});
+        Uses.push_back({Bar, O, RI[X], RI[Y]});
     }
   }
   return Uses;
@@ -105,12 +106,14 @@ public:
   BarrierBinding(const FlowFunction &FF, ObjectFn ObjectOf)
       : FF(FF), ObjectOf(std::move(ObjectOf)) {}
   /// Whether an arrive on Bar hands Object to the barrier's waiters.
-  bool binds(const AddrKey &Bar, int32_t Object) {
+  bool binds(const AddrKey &Bar, int32_t Object) { return barrierGuards(uses(), Bar, Object); }
+  /// Every (wait, later instruction) pair that ObjectOf names.
+  const std::vector<BarrierUse> &uses() {
     if (!Built) {
       Built = true;
       Uses = barrierUses(FF, ObjectOf);
     }
-    return barrierGuards(Uses, Bar, Object);
+    return Uses;
   }
 
 private:

@@ -46,6 +46,28 @@ Form Form::scale(const Form &A, int64_t F) {
   return R;
 }
 
+bool Form::elementOf(const Form &A) const {
+  if (G != 0 || (A.G != 8 && A.G != 16) || Base != A.Base)
+    return false;
+  int64_t D = C - A.C;
+  return D >= 0 && D % A.G == 0 && D / A.G < 64;
+}
+
+bool Form::onLatticeOf(const Form &D) const {
+  // A stride of 1 is an unknown offset: no evidence of a common address.
+  if (Base < 0 || Base != D.Base || G == 1 || D.G == 1)
+    return false;
+  if (G == 0 && D.G == 0)
+    return C == D.C;
+  if (G == 0)
+    return C >= D.C && (C - D.C) % D.G == 0;
+  if (D.G == 0)
+    return D.C >= C && (D.C - C) % G == 0;
+  // Two rings: only the same ring (without stage counts, two lattices
+  // meet somewhere: 54's two-stage staging ring and its A tiles).
+  return G == D.G && C == D.C;
+}
+
 Form Form::either(const Form &A, const Form &B) {
   if (A == B)
     return A;
