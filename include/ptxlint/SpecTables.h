@@ -175,6 +175,11 @@ struct PairTableSpec {
   std::string_view Row, Column;     ///< group names
   std::vector<Words> Allow;         ///< each: {row value, column values...}
   std::string_view Section;
+  /// ptxas 13.0 judges the pair by PtxasBareAllow (rows as Allow's) when
+  /// operand PtxasBareOperand is written without brackets: a pair only that
+  /// table allows is then a warning (Q109), not an error.
+  std::string_view PtxasBareOperand;
+  std::vector<Words> PtxasBareAllow;
 };
 
 struct FeatureSpec {

@@ -368,6 +368,32 @@ static void checkRules(InstructionCheck &C) {
   }
 }
 
+/// The allowed column values of the row value Row in a table's rows.
+static Words allowedIn(const std::vector<Words> &Rows, std::string_view Row) {
+  for (const Words &Entry : Rows)
+    if (!Entry.empty() && Entry[0] == Row)
+      return Words(Entry.begin() + 1, Entry.end());
+  return {};
+}
+
+/// Whether ptxas 13.0 takes the pair by another table here: T's operand
+/// PtxasBareOperand is written without brackets and T's PtxasBareAllow
+/// allows Row on Col (cp.reduce.async.bulk to .shared::cluster with a bare
+/// mbar takes .min.bf16).
+static bool ptxasTakesBare(const InstructionCheck &C, const spec::PairTableSpec &T,
+                           std::string_view Row, std::string_view Col) {
+  if (T.PtxasBareOperand.empty())
+    return false;
+  std::vector<const spec::OperandSpec *> Slots;
+  if (!spec::layoutSlots(*C.Form, [&](std::string_view Q) { return C.has(Q); },
+                         C.I.Operands.size(), Slots))
+    return false;
+  bool Bare = false;
+  for (size_t K = 0; K < Slots.size(); ++K)
+    Bare |= Slots[K]->Name == T.PtxasBareOperand && !C.I.Operands[K].isAddress();
+  return Bare && contains(allowedIn(T.PtxasBareAllow, Row), Col);
+}
+
 /// Step 6b: allowed (row, column) pairs, e.g. redOp x type.
 static void checkTables(InstructionCheck &C) {
   for (const spec::PairTableSpec &T : C.Spec.Tables) {
@@ -384,15 +410,19 @@ static void checkTables(InstructionCheck &C) {
     }
     if (!Row || !Col)
       continue;
-    Words Allowed;
-    for (const Words &Entry : T.Allow)
-      if (!Entry.empty() && Entry[0] == Row->Text)
-        Allowed.assign(Entry.begin() + 1, Entry.end());
+    Words Allowed = allowedIn(T.Allow, Row->Text);
     if (contains(Allowed, Col->Text))
       continue;
     std::string Msg = q(Row->Text) + " on " + q(Col->Text) +
                       " is not supported by " + C.formName();
-    DiagBuilder D = C.report(rules::QualifierCombination, Col->Range, Msg);
+    bool PtxasTakes = ptxasTakesBare(C, T, Row->Text, Col->Text);
+    DiagBuilder D = C.report(PtxasTakes ? rules::DiscouragedQualifier
+                                        : rules::QualifierCombination,
+                             Col->Range, Msg);
+    if (PtxasTakes)
+      D.note("ptxas 13.0 accepts it with '" + std::string(T.PtxasBareOperand) +
+             "' written without brackets (it checks another table then); "
+             "written as an address, ptxas rejects it too");
     D.note(Allowed.empty() ? q(Row->Text) + " takes no " +
                                  std::string(ColG->Display) + " here"
                            : q(Row->Text) + " takes " + quotedList(Allowed));

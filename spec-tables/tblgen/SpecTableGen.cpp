@@ -91,6 +91,10 @@ struct YTable {
   Strings Forms;
   std::string Row, Column, Section;
   std::vector<Strings> Allow;
+  /// ptxas 13.0 judges the pair by PtxasBareAllow when operand
+  /// PtxasBareOperand is written without brackets.
+  std::string PtxasBareOperand;
+  std::vector<Strings> PtxasBareAllow;
 };
 struct YFeature {
   Strings Forms, On, Targets;
@@ -243,6 +247,8 @@ template <> struct MappingTraits<YTable> {
     IO.mapRequired("column", T.Column);
     IO.mapRequired("allow", T.Allow);
     IO.mapOptional("section", T.Section);
+    IO.mapOptional("ptxas_bare_operand", T.PtxasBareOperand);
+    IO.mapOptional("ptxas_bare_allow", T.PtxasBareAllow);
   }
 };
 template <> struct MappingTraits<YFeature> {
@@ -560,11 +566,20 @@ bool Validator::run() {
   }
   for (const YTable &T : I.Tables) {
     needForms(T.Forms, "table");
+    if (T.PtxasBareOperand.empty() != T.PtxasBareAllow.empty())
+      error("table: ptxas_bare_operand and ptxas_bare_allow go together");
+    for (const YForm &F : I.Forms)
+      if (!T.PtxasBareOperand.empty() && std::count(T.Forms.begin(), T.Forms.end(), F.Name) &&
+          std::none_of(F.Operands.begin(), F.Operands.end(),
+                       [&](const YOperand &O) { return O.Name == T.PtxasBareOperand; }))
+        error("table: form '" + F.Name + "' has no operand '" + T.PtxasBareOperand + "'");
     if (!Groups.count(T.Row) || !Groups.count(T.Column)) {
       error("table row/column must name groups");
       continue;
     }
-    for (const Strings &Row : T.Allow) {
+    std::vector<Strings> Rows = T.Allow;
+    Rows.insert(Rows.end(), T.PtxasBareAllow.begin(), T.PtxasBareAllow.end());
+    for (const Strings &Row : Rows) {
       if (Row.empty())
         continue;
       if (ValueGroup[Row[0]] != T.Row)
@@ -793,7 +808,8 @@ void Emitter::instruction(const YInstruction &I, unsigned Index) {
   for (const YTable &T : I.Tables) {
     OS << "  I.Tables.push_back(PairTableSpec{" << words(T.Forms) << ", "
        << str(T.Row) << ", " << str(T.Column) << ", " << wordLists(T.Allow)
-       << ", " << str(T.Section.empty() ? I.Section : T.Section) << "});\n";
+       << ", " << str(T.Section.empty() ? I.Section : T.Section) << ", "
+       << str(T.PtxasBareOperand) << ", " << wordLists(T.PtxasBareAllow) << "});\n";
   }
   for (const YFeature &F : I.Features) {
     OS << "  {\n    FeatureSpec F;\n";
