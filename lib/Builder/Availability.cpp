@@ -119,8 +119,7 @@ struct Structure {
     auto Has = [&](std::string_view W) { return Q.has(W); };
     std::vector<const spec::OperandSpec *> Filled;
     eachOperandField(I, [&](const spec::OperandSpec &S, const auto &F, bool Pred) {
-      bool InForm = std::any_of(Form.Operands.begin(), Form.Operands.end(),
-                                [&](const spec::OperandSpec &O) { return &O == &S; });
+      bool InForm = inForm(Form, S);
       bool Set = isSet(F), Required = InForm && spec::slotRequired(S, Has);
       if (Set && !InForm)
         err(quoted(S.Name) + " is not an operand of " + formName(Spec, Form));
@@ -291,8 +290,7 @@ template <typename T> void withOperands(T Base, std::vector<Inst> &Out) {
   std::vector<std::vector<int64_t>> Values;
   eachOperandField(Base, [&](const spec::OperandSpec &S, auto &F, bool) {
     using V = std::decay_t<decltype(F)>;
-    bool InForm = std::any_of(Form.Operands.begin(), Form.Operands.end(),
-                              [&](const spec::OperandSpec &O) { return &O == &S; });
+    bool InForm = inForm(Form, S);
     bool Integer = std::is_same_v<V, unsigned> || std::is_same_v<V, int64_t>;
     Roles.push_back(Integer ? Enumerated
                     : !InForm ? Foreign

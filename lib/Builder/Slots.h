@@ -97,15 +97,13 @@ template <typename T, typename F> void eachOperandField(T &I, F &&Fn) {
   });
 }
 
-/// Whether the form has a slot held by this field of I.
-template <typename T, typename V>
-bool formHasField(const T &I, const spec::FormSpec &Form, const V &Field) {
-  bool Found = false;
-  for (const spec::OperandSpec &S : Form.Operands)
-    Fields<T>::each(I, [&](std::string_view Name, const auto &F, bool) {
-      Found |= Name == S.Name && static_cast<const void *>(&F) == &Field;
-    });
-  return Found;
+/// Whether slot S is one of Form's (eachOperandField also passes slots of
+/// other forms, for fields this form has no place for).
+inline bool inForm(const spec::FormSpec &Form, const spec::OperandSpec &S) {
+  for (const spec::OperandSpec &O : Form.Operands)
+    if (&O == &S)
+      return true;
+  return false;
 }
 
 } // namespace build
