@@ -752,14 +752,14 @@ Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
     else if (W == ".align")
       Sym.Align = unsigned(std::min<uint64_t>(N, UINT32_MAX));
     else if (W == ".v2" || W == ".v4" || W == ".v8")
-      Sym.VectorWidth = unsigned(W[2] - '0');
+      Sym.VectorWidth = uint8_t(W[2] - '0');
     else if (W == ".visible" || W == ".weak" || W == ".common" || W == ".ptr")
       ; // linkage and pointer attributes do not change what the name is
     else
       Sym.Type = W;
   }
   Sym.Range = range(Dc);
-  Sym.Name = std::string(text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT)));
+  Sym.Name = text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT));
   std::vector<uint32_t> Ints = children(Dc, CstKind::Terminal, PtxStatementLexer::INT);
   bool HasCount = child(Dc, CstKind::Terminal, PtxStatementLexer::LT) != ~0u;
   bool Overflow = false;
