@@ -209,18 +209,19 @@ struct StatementParser::Impl {
   }
 
   // --- tokens and the shape cache ---------------------------------------------
-  /// Lexes the statement into Toks and its shape key.
-  void lex(std::string_view StatementText, uint32_t Offset, EntryRule R) {
+  /// Lexes the statement into Toks.
+  void lex(std::string_view StatementText, uint32_t Offset) {
     Base = Offset;
     Lexer.reset(StatementText); // tokens are offsets: no copy on a hit
-    Toks.clear();
-    Key.clear();
-    Key += char(R);
-    Lexer.lexAll(Toks, Key);
+    Lexer.lexAll(Toks);
   }
 
   /// Finds (or builds with ANTLR) the CST of the statement lex() read.
   bool parseShape(std::string_view StatementText, EntryRule R) {
+    Key.resize(Toks.size() + 1);
+    Key[0] = char(R);
+    for (size_t K = 0; K < Toks.size(); ++K)
+      Key[K + 1] = char(Toks[K].Type);
     auto It = Shapes.find(Key);
     if (It != Shapes.end()) {
       ++ShapeHits;
@@ -1222,7 +1223,7 @@ bool StatementParser::parse(uint32_t Index) {
     }
   }
   try {
-    I->lex(Text, S.Range.Begin, R);
+    I->lex(Text, S.Range.Begin);
     if (R == EntryRule::Instruction && I->DirectInstructions && I->directlyBuildable()) {
       ++I->DirectlyBuilt;
       return I->buildDirect(S);
