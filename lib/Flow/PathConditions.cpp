@@ -133,8 +133,10 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   KillStart.reserve(Events.size() + 1);
   KillAtoms.reserve(Kills.size());
   EventSets.assign(Events.size(), NoLit);
+  EventOf.assign(FF.Insts.size(), -1);
   size_t X = 0, Y = 0;
   for (size_t E = 0; E < Events.size(); ++E) {
+    EventOf[Events[E]] = int32_t(E);
     KillStart.push_back(uint32_t(KillAtoms.size()));
     for (; X < Kills.size() && Kills[X].first == Events[E]; ++X)
       KillAtoms.push_back(Kills[X].second);

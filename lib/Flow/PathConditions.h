@@ -151,10 +151,9 @@ public:
   const std::vector<uint32_t> &events() const { return Events; }
   /// Applies event K to the path condition and to the facts' conditions.
   template <class ForEachCond> void apply(uint32_t K, PathLits &P, ForEachCond &&Each) const {
-    auto It = std::lower_bound(Events.begin(), Events.end(), K);
-    if (It == Events.end() || *It != K)
+    if (K >= EventOf.size() || EventOf[K] < 0)
       return;
-    size_t E = size_t(It - Events.begin());
+    size_t E = size_t(EventOf[K]);
     Lit Sets = EventSets[E];
     AtomRun Kills{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]};
     P.forget(Kills);
@@ -220,6 +219,7 @@ private:
   /// The events, and per event its killed atoms (KillAtoms[KillStart[E] ..
   /// KillStart[E + 1])) and the literal it sets (NoLit: none).
   std::vector<uint32_t> Events;
+  std::vector<int32_t> EventOf; ///< per instruction: its index in Events, or -1
   std::vector<uint32_t> KillStart, KillAtoms;
   std::vector<Lit> EventSets;
   std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
