@@ -270,12 +270,59 @@ bool readAfter(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
 /// optional code (CUTLASS 70: "@p bra L; mov; L: wait"), where the paths
 /// join; for a stage's acquire, before such a branch (it skips the stage's
 /// use: 70's "no k-tiles" branch around the MMA loop).
+/// (OwnSignal: J is the thread's own signal of that barrier, and the wait
+/// goes after it and after the computations that only a wait would read,
+/// its phase parity: TK's "arrive.expect_tx [b]; shr; and; wait [b], parity".)
+/// What J is to noteMissingWait().
+enum class Signal {
+  Address,   ///< computes the barrier's address, which no wait uses
+  OwnSignal, ///< the thread's own arrive / expect_tx on the barrier
+  ProbeTest, ///< tests a probe's result: "if (!token) wait"
+};
+
 void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
-                     FlowDiag &D, bool BeforeRead = true) {
-  D.note(FF.Insts[J].Range, "the address of that mbarrier is computed here, "
-                            "but no mbarrier.try_wait uses it");
-  for (uint32_t X = J + 1; X < Limit; ++X) {
-    if (opWord(FF.Insts[X].Head) == "mov")
+                     FlowDiag &D, bool BeforeRead = true,
+                     Signal What = Signal::Address) {
+  bool Signalled = What == Signal::OwnSignal;
+  D.note(FF.Insts[J].Range,
+         What == Signal::OwnSignal
+             ? "this thread signals that mbarrier here, but does not wait on "
+               "it before the read"
+         : What == Signal::ProbeTest
+             ? "this tests the result of a try_wait probe of that mbarrier, "
+               "but where the probe failed nothing waits"
+             : "the address of that mbarrier is computed here, but no "
+               "mbarrier.try_wait uses it");
+  // Signalled: the run of plain instructions after J whose results
+  // nothing reads (but each other): what the missing wait read.
+  std::vector<char> Dead;
+  if (Signalled) {
+    uint32_t E = J + 1;
+    while (E < Limit && E < J + 16 && FF.Insts[E].Op.Kind == OpKind::Other)
+      ++E;
+    Dead.assign(E - J, 0);
+    auto Reads = [&](uint32_t Y, std::string_view R) {
+      const FlowInst &I = FF.Insts[Y];
+      FF.operand(I, 0); // decodes them all
+      for (size_t K = 1; K < I.Ops.size(); ++K)
+        if (I.Ops[K].K == Opnd::Reg && I.Ops[K].Name == R)
+          return true;
+      return false;
+    };
+    for (uint32_t X = E; X-- > J + 1;) {
+      const Opnd *Dst = FF.operand(FF.Insts[X], 0);
+      if (!Dst || Dst->K != Opnd::Reg || readAfter(FF, E - 1, Dst->Name))
+        continue;
+      bool Live = false;
+      for (uint32_t Y = X + 1; Y < E && !Live; ++Y)
+        Live = !Dead[Y - J] && Reads(Y, Dst->Name);
+      Dead[X - J] = !Live;
+    }
+  }
+  // (The read itself, when nothing else is left before it, for a signal or
+  // a probe's test: the wait goes right before the read.)
+  for (uint32_t X = J + 1; X < Limit || (X == Limit && What != Signal::Address); ++X) {
+    if (opWord(FF.Insts[X].Head) == "mov" || (X - J < Dead.size() && Dead[X - J]))
       continue;
     uint32_t Join = BeforeRead ? forwardJoin(FF, X) : 0;
     if (Join > X && Join <= Limit) {
@@ -341,9 +388,94 @@ unusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
   return std::nullopt;
 }
 
+/// The thread's own signal of a barrier of class Full (an arrive or
+/// expect_tx: TK's consumer arms the barrier it then waits on) among the
+/// 16 mbarrier operations before the read at Rd in the text, with no
+/// wait after it; nullopt if none.
+std::optional<uint32_t> ownSignalBefore(const FlowFunction &FF,
+                                        const BarrierArrays &Arr, uint32_t Rd,
+                                        const Form &Full) {
+  const std::vector<uint32_t> &RI = FF.RoleInsts;
+  auto It = std::lower_bound(RI.begin(), RI.end(), Rd);
+  for (size_t N = 0; It != RI.begin() && N < 16; ++N) {
+    uint32_t X = *--It;
+    const FlowInst &I = FF.Insts[X];
+    if (I.Op.MbarOp < 0)
+      continue;
+    if (I.Op.Kind == OpKind::MbarWait)
+      return std::nullopt;
+    if ((I.Op.Kind == OpKind::MbarArrive ||
+         I.Op.Kind == OpKind::MbarArriveExpectTx ||
+         I.Op.Kind == OpKind::MbarExpectTx) &&
+        Arr.mayBeSame(FF.form(FF.operand(I, I.Op.MbarOp), X), Full))
+      return X;
+  }
+  return std::nullopt;
+}
+
+/// Whether register Reg (defined before At) holds, through its definitions
+/// (selp, setp, moves: at most a few steps), the result of a try_wait probe
+/// (one that does not block) on a barrier of class Full.
+bool fromProbe(const FlowFunction &FF, const BarrierArrays &Arr,
+               std::string_view Reg, const Form &Full) {
+  std::vector<std::string_view> Work(1, Reg);
+  for (size_t N = 0; N < Work.size() && N < 64; ++N) {
+    int32_t R = FF.regId(Work[N]);
+    for (uint32_t X = 0; X < FF.defCount(R) && X < 64; ++X) {
+      uint32_t K = FF.defInst(R, X);
+      const FlowInst &I = FF.Insts[K];
+      if (I.Op.Kind == OpKind::MbarWait) {
+        if (!blocksUntilDone(FF, K) &&
+            Arr.mayBeSame(FF.form(FF.operand(I, I.Op.MbarOp), K), Full))
+          return true;
+        continue;
+      }
+      if (I.Op.Kind != OpKind::Other)
+        continue;
+      FF.operand(I, 0); // decodes them all
+      for (size_t J = 1; J < I.Ops.size(); ++J) {
+        const Opnd &O = I.Ops[J];
+        if ((O.K == Opnd::Reg || O.K == Opnd::Sym) &&
+            std::find(Work.begin(), Work.end(), O.Name) == Work.end())
+          Work.push_back(O.Name);
+      }
+    }
+  }
+  return false;
+}
+
+/// The test of a probe's result before the read at Rd: "if (!token)
+/// wait" (CUTLASS sm100), where the branch skips the fallback wait when
+/// the probe of a barrier of class Full succeeded. With the wait gone, the
+/// region it skips is empty: the wait belongs there. The conditional
+/// branches of the blocks laid out before the read that flow into it, the
+/// nearest first (at most 8).
+std::optional<uint32_t> probeTestBefore(const FlowFunction &FF,
+                                        const BarrierArrays &Arr, uint32_t Rd,
+                                        const Form &Full) {
+  uint32_t B = FF.blockOf(Rd);
+  for (unsigned N = 0; B > 0 && N < 8; ++N) {
+    const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
+    if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
+      break;
+    --B;
+    const FlowInst &Last = FF.Insts[FF.Blocks[B].End - 1];
+    if (Last.Op.Kind == OpKind::Branch && !Last.Guard.empty() &&
+        fromProbe(FF, Arr, Last.Guard, Full))
+      return FF.Blocks[B].End - 1;
+  }
+  return std::nullopt;
+}
+
 void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
                               uint32_t Rd, const Form &Full, FlowDiag &D) {
-  if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, true))
+  if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, false))
+    noteMissingWait(FF, At->first, At->second, D);
+  else if (auto Test = probeTestBefore(FF, Arr, Rd, Full))
+    noteMissingWait(FF, *Test, Rd, D, true, Signal::ProbeTest);
+  else if (auto Sig = ownSignalBefore(FF, Arr, Rd, Full))
+    noteMissingWait(FF, *Sig, Rd, D, true, Signal::OwnSignal);
+  else if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, true))
     noteMissingWait(FF, At->first, At->second, D);
 }
 

@@ -19,6 +19,8 @@
 
 #include "Flow/Dataflow.h"
 #include "Flow/FlowRules.h"
+#include <algorithm>
+#include <cctype>
 
 namespace ptxlint {
 namespace flow {
@@ -50,6 +52,54 @@ int64_t barrierBefore(const FlowFunction &FF, uint32_t K, uint32_t From) {
       return X;
   }
   return -1;
+}
+
+/// The first CTA barrier after the write at Wr in the text, before the copy
+/// at K and at most 64 instructions on; -1 if none: where the writers'
+/// threads meet the issuing thread (FA3: "stmatrix; bar.arrive", the
+/// issuing warp's "bar.sync" later).
+int64_t barrierAfter(const FlowFunction &FF, uint32_t Wr, uint32_t K) {
+  for (uint32_t X = Wr + 1; X < K && X < Wr + 64; ++X)
+    if (FF.Insts[X].Op.Kind == OpKind::Barrier)
+      return X;
+  return -1;
+}
+
+/// Where the thread that issues the copy at K puts its fence when a CTA
+/// barrier orders the writers before it (TK: "writes; bar.sync; if (lane
+/// 0) { fence; store }"): right before the copy and the instructions that
+/// only materialise its cache policy and immediates ("mov.f32; createpolicy;
+/// mov.b32 0; copy"), not before Floor (the barrier). (Only for a note:
+/// any place between the barrier and the copy is as good.)
+uint32_t issuePoint(const FlowFunction &FF, uint32_t K, uint32_t Floor) {
+  uint32_t At = K, Begin = FF.Blocks[FF.blockOf(K)].Begin;
+  // (By the statements' text: a tensor copy's coordinates sit inside its
+  // address operand.)
+  auto ReadFrom = [&](std::string_view Reg) {
+    for (uint32_t X = At; X <= K; ++X) {
+      SourceRange R = FF.Insts[X].Range;
+      std::string_view T = FF.M.Text.substr(R.Begin, R.End - R.Begin);
+      // Past the destination of a move or createpolicy.
+      size_t From = X == K ? 0 : T.find(',');
+      for (size_t P = T.find(Reg, From); From != T.npos && P != T.npos;
+           P = T.find(Reg, P + 1)) {
+        char After = P + Reg.size() < T.size() ? T[P + Reg.size()] : ' ';
+        if (!std::isalnum(static_cast<unsigned char>(After)) && After != '_')
+          return true;
+      }
+    }
+    return false;
+  };
+  while (At > Begin && At - 1 > Floor && At + 8 > K) {
+    const FlowInst &P = FF.Insts[At - 1];
+    std::string_view W = opWord(P.Head);
+    const Opnd *Dst = FF.operand(P, 0);
+    if ((W != "mov" && W != "createpolicy") || !Dst || Dst->K != Opnd::Reg ||
+        !ReadFrom(Dst->Name))
+      break;
+    --At;
+  }
+  return At;
 }
 
 /// The write of a site to name in a note: the closest one before the copy
@@ -210,10 +260,15 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           if (uint32_t Next = FF.nextExecuted(Wr); Next < K)
             D.note(FF.Insts[Next].Range,
                    "add fence.proxy.async.shared::cta here, after the writes");
-          if (int64_t Bar = barrierBefore(FF, K, St.Inst); Bar >= 0)
-            D.note(FF.Insts[size_t(Bar)].Range,
+          if (int64_t Bar = barrierBefore(FF, K, St.Inst); Bar >= 0) {
+            int64_t First = barrierAfter(FF, Wr, K);
+            D.note(FF.Insts[size_t(First >= 0 ? First : Bar)].Range,
                    "this barrier orders the threads, not the proxies: the "
                    "writers' fence.proxy.async belongs before it");
+            D.note(FF.Insts[issuePoint(FF, K, uint32_t(Bar))].Range,
+                   "or the thread that issues the copy fences after the "
+                   "barrier: add fence.proxy.async.shared::cta here");
+          }
         }
       }
       if (Report && Op.Kind == OpKind::MbarArrive && !ReportedAt[K]) {
