@@ -467,16 +467,25 @@ std::optional<uint32_t> probeTestBefore(const FlowFunction &FF,
   return std::nullopt;
 }
 
-void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
-                              uint32_t Rd, const Form &Full, FlowDiag &D) {
+/// Where the wait that the read at Rd misses goes, found near the read:
+/// an unused address of the class, a probe's test, the thread's own
+/// signal; with Anywhere, else the first unused address of the class.
+struct WaitPlace {
+  uint32_t At, Limit;
+  Signal What;
+};
+std::optional<WaitPlace> waitPlace(const FlowFunction &FF,
+                                   const BarrierArrays &Arr, uint32_t Rd,
+                                   const Form &Full, bool Anywhere) {
   if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, false))
-    noteMissingWait(FF, At->first, At->second, D);
-  else if (auto Test = probeTestBefore(FF, Arr, Rd, Full))
-    noteMissingWait(FF, *Test, Rd, D, true, Signal::ProbeTest);
-  else if (auto Sig = ownSignalBefore(FF, Arr, Rd, Full))
-    noteMissingWait(FF, *Sig, Rd, D, true, Signal::OwnSignal);
-  else if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, true))
-    noteMissingWait(FF, At->first, At->second, D);
+    return WaitPlace{At->first, At->second, Signal::Address};
+  if (auto Test = probeTestBefore(FF, Arr, Rd, Full))
+    return WaitPlace{*Test, Rd, Signal::ProbeTest};
+  if (auto Sig = ownSignalBefore(FF, Arr, Rd, Full))
+    return WaitPlace{*Sig, Rd, Signal::OwnSignal};
+  if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, Anywhere))
+    return WaitPlace{At->first, At->second, Signal::Address};
+  return std::nullopt;
 }
 
 /// What a region of code does to the acquired / released class sets
@@ -815,33 +824,55 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (uint32_t B = 0; B < NB; ++B)
     Back(B, OutOf(B), true);
 
-  // One report per full class: its first read in program order.
-  uint64_t Reported = 0;
-  for (uint32_t B = 0; B < NB; ++B) {
+  // One report per full class: its first read in program order, or the
+  // first of its next reads near which the missing wait's place shows (a
+  // persistent kernel's first read in the text may be reached only around
+  // the loop).
+  std::vector<std::pair<uint32_t, uint64_t>> Flagged; // read, its classes
+  for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t K : Events.of(B)) {
       // The read's own classes: those whose release comes next after it.
       // A read none of whose own classes is waited on; where one is (a
       // thread that skips its own release, then reaches another
       // pipeline's), silent.
       uint64_t Own = At(K).ReleasedAfter;
-      uint64_t M = At(K).NotAcquired & Own & ~Reported;
-      if (!At(K).IsRead || !M || (Own & ~At(K).NotAcquired))
-        continue;
-      Reported |= M;
-      size_t F = 0;
-      while (!(M >> F & 1))
-        ++F;
-      const FlowInst &Rd = FF.Insts[K];
-      auto D = C.likely(rules::FlowReadBeforeComplete, Rd.Range,
-                        "this shared-memory read may run before the copy "
-                        "that fills the buffer completes: no "
-                        "mbarrier.try_wait on the barrier the copy signals "
-                        "precedes it since the buffer was last released");
-      D.note(FF.Insts[FirstFill[F]].Range,
-             "this copy fills shared memory and signals that mbarrier; its "
-             "consumer must wait on it before reading");
-      noteUnusedBarrierAddress(FF, Arr, K, Full[F], D);
+      uint64_t M = At(K).NotAcquired & Own;
+      if (At(K).IsRead && M && !(Own & ~At(K).NotAcquired))
+        Flagged.emplace_back(K, M);
     }
+  uint64_t Reported = 0;
+  for (size_t X = 0; X < Flagged.size(); ++X) {
+    uint64_t M = Flagged[X].second & ~Reported;
+    if (!M)
+      continue;
+    size_t F = 0;
+    while (!(M >> F & 1))
+      ++F;
+    size_t Pick = X;
+    std::optional<WaitPlace> Place;
+    for (size_t Y = X, N = 0; Y < Flagged.size() && N < 16 && !Place; ++Y)
+      if (Flagged[Y].second >> F & 1) {
+        ++N;
+        if ((Place = waitPlace(FF, Arr, Flagged[Y].first, Full[F], false)))
+          Pick = Y;
+      }
+    uint32_t K = Flagged[Pick].first;
+    Reported |= Flagged[Pick].second | uint64_t(1) << F;
+    if (Flagged[X].second & ~Reported)
+      --X; // its other classes next
+    if (!Place)
+      Place = waitPlace(FF, Arr, K, Full[F], true);
+    const FlowInst &Rd = FF.Insts[K];
+    auto D = C.likely(rules::FlowReadBeforeComplete, Rd.Range,
+                      "this shared-memory read may run before the copy "
+                      "that fills the buffer completes: no "
+                      "mbarrier.try_wait on the barrier the copy signals "
+                      "precedes it since the buffer was last released");
+    D.note(FF.Insts[FirstFill[F]].Range,
+           "this copy fills shared memory and signals that mbarrier; its "
+           "consumer must wait on it before reading");
+    if (Place)
+      noteMissingWait(FF, Place->At, Place->Limit, D, true, Place->What);
   }
 }
 
