@@ -278,6 +278,8 @@ enum class Signal {
   Address,   ///< computes the barrier's address, which no wait uses
   OwnSignal, ///< the thread's own arrive / expect_tx on the barrier
   ProbeTest, ///< tests a probe's result: "if (!token) wait"
+  Published, ///< computes the address of a publishing barrier (its wait
+             ///< goes right before the read: Limit is the read)
 };
 
 void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
@@ -1177,6 +1179,180 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     return true;
   };
   solveForward(FF, State(), Transfer, Edge);
+}
+
+} // namespace flow
+} // namespace ptxlint
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+/// A shared variable one thread writes and then publishes with an arrive
+/// on a barrier: TK's "tcgen05.alloc [tmem_addr]; mbarrier.arrive
+/// [tmem_provisioned]", after which every warp waits on tmem_provisioned
+/// and reads tmem_addr.
+struct Publish {
+  int32_t Var;       ///< the variable's shared symbol
+  AddrKey Bar;       ///< the barrier (a constant address)
+  uint32_t Write, Arrive;
+  /// The CTA/cluster barriers the writer reaches after its arrive (sorted):
+  /// a reader that passes one of them is ordered after the write too.
+  std::vector<uint32_t> BarsAfter;
+};
+
+/// The write of a whole shared symbol among the 16 instructions before the
+/// arrive at K (no mbarrier wait between): a generic store or
+/// tcgen05.alloc, which writes the allocated address to shared memory.
+std::optional<std::pair<uint32_t, int32_t>>
+publishedWrite(const FlowFunction &FF, uint32_t K, int32_t BarBase) {
+  for (uint32_t X = K, N = 0; X-- > 0 && N < 16; ++N) {
+    const FlowInst &I = FF.Insts[X];
+    if (I.Op.Kind == OpKind::MbarWait)
+      break;
+    int8_t Dst = I.Op.Kind == OpKind::Store ? I.Op.DstOp
+                 : I.Head.substr(0, 13) == "tcgen05.alloc" ? 0
+                                                             : -1;
+    if (Dst < 0)
+      continue;
+    AddrKey A = FF.address(FF.operand(I, Dst));
+    // A symbol of its own (a dynamic shared array holds buffers that the
+    // consumer windows bind), not the barrier's.
+    if (FF.isSharedBase(A.Base) && A.Base != BarBase &&
+        FF.Bases[size_t(A.Base)].Bytes != 0 && FF.Bases[size_t(A.Base)].Bytes <= 16)
+      return std::make_pair(X, A.Base);
+  }
+  return std::nullopt;
+}
+
+/// Must-state: the publishes surely acquired (bit per Publish).
+struct PubState {
+  uint64_t Acq = 0;
+  bool join(const PubState &O) {
+    uint64_t N = Acq & O.Acq;
+    bool Changed = N != Acq;
+    Acq = N;
+    return Changed;
+  }
+};
+
+} // namespace
+
+void runPublishRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  std::vector<Publish> Pubs;
+  for (uint32_t K : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind != OpKind::MbarArrive || Pubs.size() == 64)
+      continue;
+    AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
+    if (!FF.isSharedBase(Bar.Base) || !Bar.OffKnown)
+      continue;
+    auto W = publishedWrite(FF, K, Bar.Base);
+    if (!W)
+      continue;
+    bool Dup = false;
+    for (const Publish &P : Pubs)
+      Dup |= P.Var == W->second && P.Bar == Bar;
+    if (!Dup)
+      Pubs.push_back({W->second, Bar, W->first, K, {}});
+  }
+  if (Pubs.empty())
+    return;
+  // The CTA and cluster barriers the writer reaches after its arrive
+  // order the write before the reads of the threads that pass them too
+  // (not a barrier before the write: a kernel's setup bar.sync).
+  std::vector<char> Seen(FF.Blocks.size(), 0);
+  for (Publish &P : Pubs) {
+    std::fill(Seen.begin(), Seen.end(), 0);
+    std::vector<uint32_t> Work(1, FF.blockOf(P.Arrive));
+    for (size_t N = 0; N < Work.size() && N < 4096; ++N) {
+      const Block &Bl = FF.Blocks[Work[N]];
+      for (uint32_t K : Bl.Events)
+        if ((N > 0 || K > P.Arrive) && FF.Insts[K].Op.Kind == OpKind::Barrier)
+          P.BarsAfter.push_back(K);
+      for (uint32_t S : Bl.Succs)
+        if (!Seen[S]) {
+          Seen[S] = 1;
+          Work.push_back(S);
+        }
+    }
+    std::sort(P.BarsAfter.begin(), P.BarsAfter.end());
+  }
+  auto ReadOf = [&](const FlowInst &I) -> int32_t {
+    if (I.Op.Kind != OpKind::Load ||
+        !(I.Op.Src == Space::SharedCta || I.Op.Src == Space::SharedCluster ||
+          I.Op.Src == Space::Generic))
+      return -1;
+    return FF.address(FF.operand(I, I.Op.SrcOp)).Base;
+  };
+  auto Effect = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    uint64_t M = 0;
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+      return ~uint64_t(0);
+    for (size_t X = 0; X < Pubs.size(); ++X) {
+      const Publish &P = Pubs[X];
+      if (K == P.Write ||
+          (I.Op.Kind == OpKind::MbarWait &&
+           FF.address(FF.operand(I, I.Op.MbarOp)) == P.Bar && blocksUntilDone(FF, K)) ||
+          (I.Op.Kind == OpKind::Barrier &&
+           std::binary_search(P.BarsAfter.begin(), P.BarsAfter.end(), K)))
+        M |= uint64_t(1) << X;
+    }
+    return M;
+  };
+  EventLists Events(FF, [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::MbarWait || I.Op.Kind == OpKind::Barrier ||
+        I.Op.Kind == OpKind::Call)
+      return true;
+    for (const Publish &P : Pubs)
+      if (K == P.Write)
+        return true;
+    if (int32_t B = ReadOf(I); B >= 0)
+      for (const Publish &P : Pubs)
+        if (P.Var == B)
+          return true;
+    return false;
+  });
+  std::vector<char> ReportedVar(FF.Bases.size(), 0);
+  auto Transfer = [&](uint32_t B, PubState &S, bool Report) {
+    for (uint32_t K : Events.of(B)) {
+      const FlowInst &I = FF.Insts[K];
+      int32_t V = ReadOf(I);
+      if (Report && V >= 0 && !ReportedVar[size_t(V)]) {
+        int Missing = -1;
+        bool Acquired = false;
+        for (size_t X = 0; X < Pubs.size(); ++X)
+          if (Pubs[X].Var == V) {
+            Acquired |= (S.Acq >> X & 1) != 0;
+            if (Missing < 0)
+              Missing = int(X);
+          }
+        if (Missing >= 0 && !Acquired) {
+          ReportedVar[size_t(V)] = 1;
+          const Publish &P = Pubs[size_t(Missing)];
+          auto D = C.likely(rules::FlowReadBeforeComplete, I.Range,
+                            "this read of a shared variable may run before "
+                            "the thread that writes it publishes it: no "
+                            "mbarrier.try_wait on the barrier it arrives on "
+                            "precedes it");
+          D.note(FF.Insts[P.Write].Range, "the variable is written here");
+          D.note(FF.Insts[P.Arrive].Range,
+                 "and published with this arrive; wait on that mbarrier "
+                 "before reading it");
+          BarrierArrays NoArrays;
+          Form Bar = Form::symbol(P.Bar.Base);
+          Bar.C = P.Bar.Off;
+          if (auto At = unusedBarrierAddress(FF, NoArrays, K, Bar, false))
+            noteMissingWait(FF, At->first, K, D, true, Signal::Published);
+        }
+      }
+      S.Acq |= Effect(K);
+    }
+  };
+  solveForward(FF, PubState(), Transfer);
 }
 
 } // namespace flow
