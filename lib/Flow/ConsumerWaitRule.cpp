@@ -490,6 +490,74 @@ std::optional<WaitPlace> waitPlace(const FlowFunction &FF,
   return std::nullopt;
 }
 
+/// Whether some thread stores what the read at Rd reads (the same address
+/// form) and then, with no wait between, signals a barrier of form W: the
+/// read is that hand-off's.
+template <class FormsFn>
+bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
+                         uint32_t Rd, const Form &W, FormsFn &BarrierOf) {
+  const FlowInst &R = FF.Insts[Rd];
+  std::optional<Form> RF = FF.form(FF.operand(R, R.Op.SrcOp), Rd);
+  if (!RF || RF->Base < 0)
+    return false;
+  for (uint32_t K : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind != OpKind::MbarArrive || !Arr.mayBeSame(BarrierOf(K), W))
+      continue;
+    for (uint32_t X = K, N = 0; X-- > 0 && N < 16; ++N) {
+      const FlowInst &S = FF.Insts[X];
+      if (S.Op.Kind == OpKind::MbarWait)
+        break;
+      if (S.Op.Kind == OpKind::Store && FF.form(FF.operand(S, S.Op.DstOp), X) == RF)
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether the mbarrier operation nearest before the read at Rd, in the
+/// straight-line code that leads to it (its block, then up to 3 times the
+/// block's only predecessor), is a blocking wait on a barrier no fill
+/// signals, which a thread signals after storing what the read reads: the
+/// read is in the acquire window of that hand-off (57's tile scheduler: a
+/// wait on its own full barrier, then the read of the response a producer
+/// warp stored), not of a fill's.
+template <class FormsFn>
+bool guardedByOtherPipeline(const FlowFunction &FF, const BarrierArrays &Arr,
+                            uint32_t Rd, const std::vector<Form> &Full,
+                            FormsFn &BarrierOf) {
+  uint32_t B = FF.blockOf(Rd);
+  for (unsigned Step = 0; Step < 4; ++Step) {
+    const std::vector<uint32_t> &Ev = FF.Blocks[B].Events;
+    for (size_t N = Ev.size(); N-- > 0;) {
+      uint32_t X = Ev[N];
+      const FlowInst &I = FF.Insts[X];
+      if (X >= Rd || I.Op.MbarOp < 0)
+        continue;
+      if (I.Op.Kind != OpKind::MbarWait || !blocksUntilDone(FF, X))
+        return false;
+      const Shape &W = BarrierOf(X);
+      if (!W)
+        return false;
+      for (const Form &F : Full)
+        if (Arr.mayBeSame(W, F))
+          return false;
+      return storedThenSignalled(FF, Arr, Rd, *W, BarrierOf);
+    }
+    // The only predecessor (a spin loop's head, entered from the block
+    // laid out before it).
+    int64_t Pred = -1;
+    for (uint32_t P = B >= 64 ? B - 64 : 0; P < FF.Blocks.size() && P < B + 64; ++P)
+      for (uint32_t S : FF.Blocks[P].Succs)
+        if (S == B && P != B)
+          Pred = Pred < 0 ? int64_t(P) : -2;
+    if (Pred < 0)
+      return false;
+    B = uint32_t(Pred);
+  }
+  return false;
+}
+
 /// What a region of code does to the acquired / released class sets
 /// (Exact: the stage acquire's element-exact acquisitions).
 struct Skip {
@@ -830,6 +898,27 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   // first of its next reads near which the missing wait's place shows (a
   // persistent kernel's first read in the text may be reached only around
   // the loop).
+  // Where tcgen05.alloc writes the tensor-memory address it allocated (a
+  // constant shared address, 74's smem + 384): a read of that word is the
+  // allocation's hand-off (a named barrier), not a read of a fill's bytes.
+  // Looked up only when such a read would be reported.
+  std::optional<std::vector<AddrKey>> AllocDests;
+  auto AllocSlot = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind != OpKind::Load)
+      return false;
+    AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
+    if (!A.valid() || !A.OffKnown)
+      return false;
+    if (!AllocDests) {
+      AllocDests.emplace();
+      for (const FlowInst &J : FF.Insts)
+        if (J.Head.substr(0, 13) == "tcgen05.alloc")
+          if (AddrKey D = FF.address(FF.operand(J, 0)); D.valid() && D.OffKnown)
+            AllocDests->push_back(D);
+    }
+    return std::find(AllocDests->begin(), AllocDests->end(), A) != AllocDests->end();
+  };
   std::vector<std::pair<uint32_t, uint64_t>> Flagged; // read, its classes
   for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t K : Events.of(B)) {
@@ -839,7 +928,9 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       // pipeline's), silent.
       uint64_t Own = At(K).ReleasedAfter;
       uint64_t M = At(K).NotAcquired & Own;
-      if (At(K).IsRead && M && !(Own & ~At(K).NotAcquired))
+      if (At(K).IsRead && M && !(Own & ~At(K).NotAcquired) &&
+          !guardedByOtherPipeline(FF, Arr, K, Full, BarrierOf) &&
+          !AllocSlot(K))
         Flagged.emplace_back(K, M);
     }
   uint64_t Reported = 0;
