@@ -112,6 +112,12 @@ private:
   std::unordered_map<uint32_t, Shape> Memo;
 };
 
+/// tcgen05.alloc: writes the address of the tensor memory it allocated to
+/// the shared-memory word its first operand addresses.
+bool isTmemAlloc(const FlowInst &I) {
+  return I.Head.substr(0, 13) == "tcgen05.alloc";
+}
+
 /// An instruction that fills shared memory asynchronously and signals an
 /// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
 /// clusterlaunchcontrol.try_cancel (its response).
@@ -264,24 +270,25 @@ bool readAfter(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
   return false;
 }
 
+/// What the instruction J that noteMissingWait() starts from is.
+enum class Signal {
+  Address,   ///< computes the barrier's address, which no wait uses
+  OwnSignal, ///< the thread's own arrive / expect_tx on the barrier
+  ProbeTest, ///< tests a probe's result: "if (!token) wait"
+  Published, ///< computes the address of a publishing barrier, which no
+             ///< wait uses (runPublishRule)
+};
+
 /// The notes where a wait is missing: J computes the address of its
 /// barrier, and the wait goes at the next instruction before Limit that is
 /// not a move -- for a read (BeforeRead), past a forward branch around
 /// optional code (CUTLASS 70: "@p bra L; mov; L: wait"), where the paths
 /// join; for a stage's acquire, before such a branch (it skips the stage's
-/// use: 70's "no k-tiles" branch around the MMA loop).
-/// (OwnSignal: J is the thread's own signal of that barrier, and the wait
-/// goes after it and after the computations that only a wait would read,
-/// its phase parity: TK's "arrive.expect_tx [b]; shr; and; wait [b], parity".)
-/// What J is to noteMissingWait().
-enum class Signal {
-  Address,   ///< computes the barrier's address, which no wait uses
-  OwnSignal, ///< the thread's own arrive / expect_tx on the barrier
-  ProbeTest, ///< tests a probe's result: "if (!token) wait"
-  Published, ///< computes the address of a publishing barrier (its wait
-             ///< goes right before the read: Limit is the read)
-};
-
+/// use: 70's "no k-tiles" branch around the MMA loop). Where J is not an
+/// address (What), the read at Limit itself when nothing else is left;
+/// after the thread's own signal, also past the computations that only the
+/// wait would read, its phase parity (TK's "arrive.expect_tx [b]; shr; and;
+/// wait [b], parity").
 void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
                      FlowDiag &D, bool BeforeRead = true,
                      Signal What = Signal::Address) {
@@ -321,8 +328,6 @@ void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
       Dead[X - J] = !Live;
     }
   }
-  // (The read itself, when nothing else is left before it, for a signal or
-  // a probe's test: the wait goes right before the read.)
   for (uint32_t X = J + 1; X < Limit || (X == Limit && What != Signal::Address); ++X) {
     if (opWord(FF.Insts[X].Head) == "mov" || (X - J < Dead.size() && Dead[X - J]))
       continue;
@@ -415,7 +420,7 @@ std::optional<uint32_t> ownSignalBefore(const FlowFunction &FF,
   return std::nullopt;
 }
 
-/// Whether register Reg (defined before At) holds, through its definitions
+/// Whether register Reg holds, through its definitions
 /// (selp, setp, moves: at most a few steps), the result of a try_wait probe
 /// (one that does not block) on a barrier of class Full.
 bool fromProbe(const FlowFunction &FF, const BarrierArrays &Arr,
@@ -913,7 +918,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     if (!AllocDests) {
       AllocDests.emplace();
       for (const FlowInst &J : FF.Insts)
-        if (J.Head.substr(0, 13) == "tcgen05.alloc")
+        if (isTmemAlloc(J))
           if (AddrKey D = FF.address(FF.operand(J, 0)); D.valid() && D.OffKnown)
             AllocDests->push_back(D);
     }
@@ -1301,9 +1306,7 @@ publishedWrite(const FlowFunction &FF, uint32_t K, int32_t BarBase) {
     const FlowInst &I = FF.Insts[X];
     if (I.Op.Kind == OpKind::MbarWait)
       break;
-    int8_t Dst = I.Op.Kind == OpKind::Store ? I.Op.DstOp
-                 : I.Head.substr(0, 13) == "tcgen05.alloc" ? 0
-                                                             : -1;
+    int8_t Dst = I.Op.Kind == OpKind::Store ? I.Op.DstOp : isTmemAlloc(I) ? 0 : -1;
     if (Dst < 0)
       continue;
     AddrKey A = FF.address(FF.operand(I, Dst));
@@ -1393,20 +1396,26 @@ void runPublishRule(const FlowRuleContext &C) {
     }
     return M;
   };
-  EventLists Events(FF, [&](uint32_t K) {
-    const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::MbarWait || I.Op.Kind == OpKind::Barrier ||
-        I.Op.Kind == OpKind::Call)
-      return true;
-    for (const Publish &P : Pubs)
-      if (K == P.Write)
-        return true;
-    if (int32_t B = ReadOf(I); B >= 0)
-      for (const Publish &P : Pubs)
-        if (P.Var == B)
+  // (The writes as extra events: tcgen05.alloc has no role of its own.)
+  std::vector<uint32_t> Writes;
+  for (const Publish &P : Pubs)
+    Writes.push_back(P.Write);
+  std::sort(Writes.begin(), Writes.end());
+  Writes.erase(std::unique(Writes.begin(), Writes.end()), Writes.end());
+  EventLists Events(
+      FF,
+      [&](uint32_t K) {
+        const FlowInst &I = FF.Insts[K];
+        if (I.Op.Kind == OpKind::MbarWait || I.Op.Kind == OpKind::Barrier ||
+            I.Op.Kind == OpKind::Call)
           return true;
-    return false;
-  });
+        if (int32_t B = ReadOf(I); B >= 0)
+          for (const Publish &P : Pubs)
+            if (P.Var == B)
+              return true;
+        return false;
+      },
+      &Writes);
   std::vector<char> ReportedVar(FF.Bases.size(), 0);
   auto Transfer = [&](uint32_t B, PubState &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
