@@ -63,6 +63,11 @@ int intClass(std::string_view T) {
   return 0;
 }
 
+size_t hashKey(uint64_t KeyA, int64_t KeyB) {
+  uint64_t H = (KeyA ^ (uint64_t(KeyB) * 0x9E3779B97F4A7C15ull)) * 0xFF51AFD7ED558CCDull;
+  return size_t(H ^ (H >> 32));
+}
+
 constexpr int MaxDepth = 4;
 constexpr uint32_t MaxScan = 512; ///< instructions scanned within a block
 
@@ -70,37 +75,42 @@ constexpr uint32_t MaxScan = 512; ///< instructions scanned within a block
 
 PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   size_t NB = FF.Blocks.size();
-  Edges.resize(NB);
   Cyclic.assign(NB, -1);
+  EdgeStart.reserve(2 * NB + 1);
+  AtomTable.assign(256, AtomSlot{});
   for (uint32_t B = 0; B < NB; ++B) {
     const Block &Bl = FF.Blocks[B];
-    if (Bl.Begin == Bl.End || Bl.Succs.size() != 2)
-      continue;
+    EdgeStart.push_back(uint32_t(EdgeLits.size()));
     uint32_t Pos = Bl.End - 1;
-    const FlowInst &Br = FF.Insts[Pos];
-    if (Br.Op.Kind != OpKind::Branch || Br.Guard.empty())
+    int32_t P = -1;
+    if (Bl.Begin != Bl.End && Bl.Succs.size() == 2) {
+      const FlowInst &Br = FF.Insts[Pos];
+      if (Br.Op.Kind == OpKind::Branch && !Br.Guard.empty())
+        P = FF.regId(Br.Guard);
+    }
+    if (P < 0) {
+      EdgeStart.push_back(uint32_t(EdgeLits.size()));
       continue;
-    int32_t P = FF.regId(Br.Guard);
-    if (P < 0)
-      continue;
+    }
     // FlowFunction::build(): Succs[0] is the target, Succs[1] the fall-through.
-    Edges[B].resize(2);
-    Edges[B][0].reserve(4); // what most edges hold: one allocation each
-    Edges[B][1].reserve(4);
-    lits(P, Pos, !Br.GuardNeg, Pos, 0, Edges[B][0]);
-    lits(P, Pos, Br.GuardNeg, Pos, 0, Edges[B][1]);
+    bool Neg = FF.Insts[Pos].GuardNeg;
+    lits(P, Pos, !Neg, Pos, 0, EdgeLits);
+    EdgeStart.push_back(uint32_t(EdgeLits.size()));
+    lits(P, Pos, Neg, Pos, 0, EdgeLits);
   }
-  // Every definition of an atom's register forgets the atom.
+  EdgeStart.push_back(uint32_t(EdgeLits.size()));
+  // Every definition of an atom's register forgets the atom (a mov.pred
+  // that sets a path flag is one of them); "mov.pred %p, 0/-1" also makes
+  // the flag's atom known. As (instruction, atom) and (instruction,
+  // literal) pairs, then grouped per instruction.
+  std::vector<std::pair<uint32_t, uint32_t>> Kills;
+  std::vector<std::pair<uint32_t, Lit>> Sets;
   for (uint32_t A = 0; A < AtomRegs.size(); ++A)
     for (int32_t R : AtomRegs[A])
-      for (uint32_t X = 0; X < FF.defCount(R); ++X) {
-        std::vector<uint32_t> &Kills = Effects[FF.defInst(R, X)].Kills;
-        if (std::find(Kills.begin(), Kills.end(), A) == Kills.end())
-          Kills.push_back(A);
-      }
-  // Path flags: "mov.pred %p, 0/-1" makes the flag's atom known.
-  for (const auto &[Key, A] : AtomIndex) {
-    if ((Key.first >> 40) != KOpaque)
+      for (uint32_t X = 0; R >= 0 && X < FF.defCount(R); ++X)
+        Kills.push_back({FF.defInst(R, X), A});
+  for (uint32_t A = 0; A < AtomRegs.size(); ++A) {
+    if (!AtomOpaque[A])
       continue;
     int32_t P = AtomRegs[A][0];
     for (uint32_t X = 0; X < FF.defCount(P); ++X) {
@@ -110,34 +120,70 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
         continue;
       const Opnd *Src = FF.operand(I, 1);
       if (Src && Src->K == Opnd::Imm && Src->HasValue)
-        Effects[K].Sets = Lit(A) << 1 | (Src->Value == 0 ? 1u : 0u);
+        Sets.push_back({K, Lit(A) << 1 | (Src->Value == 0 ? 1u : 0u)});
     }
   }
-  for (const auto &E : Effects)
-    Events.push_back(E.first);
+  std::sort(Kills.begin(), Kills.end());
+  Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
+  std::sort(Sets.begin(), Sets.end());
+  for (const auto &KA : Kills)
+    Events.push_back(KA.first);
   std::sort(Events.begin(), Events.end());
+  Events.erase(std::unique(Events.begin(), Events.end()), Events.end());
+  KillStart.reserve(Events.size() + 1);
+  KillAtoms.reserve(Kills.size());
+  EventSets.assign(Events.size(), NoLit);
+  EventOf.assign(FF.Insts.size(), -1);
+  size_t X = 0, Y = 0;
+  for (size_t E = 0; E < Events.size(); ++E) {
+    EventOf[Events[E]] = int32_t(E);
+    KillStart.push_back(uint32_t(KillAtoms.size()));
+    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X)
+      KillAtoms.push_back(Kills[X].second);
+    for (; Y < Sets.size() && Sets[Y].first == Events[E]; ++Y)
+      EventSets[E] = Sets[Y].second; // one flag per mov.pred
+  }
+  KillStart.push_back(uint32_t(KillAtoms.size()));
 }
 
-const std::vector<Lit> &PathConditions::edge(uint32_t B, size_t S) const {
-  if (B < Edges.size() && S < Edges[B].size())
-    return Edges[B][S];
-  return Empty;
+PathConditions::Lits PathConditions::edge(uint32_t B, size_t S) const {
+  if (S >= 2 || size_t(B) * 2 + 2 >= EdgeStart.size())
+    return Lits{};
+  const Lit *Base = EdgeLits.data();
+  return Lits{Base + EdgeStart[2 * B + S], Base + EdgeStart[2 * B + S + 1]};
 }
 
-uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB,
-                                 std::vector<int32_t> Regs) {
-  auto [It, New] = AtomIndex.emplace(std::make_pair(KeyA, KeyB),
-                                     uint32_t(AtomRegs.size()));
-  if (New)
-    AtomRegs.push_back(std::move(Regs));
-  return It->second;
+uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
+                                 int32_t RB) {
+  if ((AtomRegs.size() + 1) * 2 > AtomTable.size()) {
+    std::vector<AtomSlot> Old(AtomTable.size() * 2);
+    Old.swap(AtomTable);
+    size_t Mask = AtomTable.size() - 1;
+    for (const AtomSlot &Sl : Old)
+      if (Sl.Id >= 0) {
+        size_t P = hashKey(Sl.KeyA, Sl.KeyB) & Mask;
+        while (AtomTable[P].Id >= 0)
+          P = (P + 1) & Mask;
+        AtomTable[P] = Sl;
+      }
+  }
+  size_t Mask = AtomTable.size() - 1;
+  for (size_t P = hashKey(KeyA, KeyB) & Mask;; P = (P + 1) & Mask) {
+    AtomSlot &Sl = AtomTable[P];
+    if (Sl.Id >= 0) {
+      if (Sl.KeyA == KeyA && Sl.KeyB == KeyB)
+        return uint32_t(Sl.Id);
+      continue;
+    }
+    Sl = AtomSlot{KeyA, KeyB, int32_t(AtomRegs.size())};
+    AtomRegs.push_back({RA, RB});
+    AtomOpaque.push_back((KeyA >> 40) == KOpaque);
+    return uint32_t(Sl.Id);
+  }
 }
 
 Lit PathConditions::opaque(int32_t P, bool Want) {
-  uint64_t Key = KOpaque << 40 | uint32_t(P);
-  auto It = AtomIndex.find(std::make_pair(Key, int64_t(0)));
-  // Known atoms are the common case: no register list to build for them.
-  uint32_t A = It != AtomIndex.end() ? It->second : atomFor(Key, 0, {P});
+  uint32_t A = atomFor(KOpaque << 40 | uint32_t(P), 0, P, -1);
   return Lit(A) << 1 | (Want ? 0u : 1u);
 }
 
@@ -268,10 +314,7 @@ void PathConditions::lits(int32_t P, uint32_t At, bool Want, uint32_t Pos,
           (!BReg || stable(RB, uint32_t(S), Pos))) {
         uint64_t Sign = Kind == KEq ? 0 : uint64_t(Cls);
         uint64_t KeyA = Kind << 40 | Sign << 36 | uint64_t(BReg) << 35 | uint32_t(RA);
-        std::vector<int32_t> Regs{RA};
-        if (BReg)
-          Regs.push_back(RB);
-        uint32_t At2 = atomFor(KeyA, BReg ? RB : B->Value, std::move(Regs));
+        uint32_t At2 = atomFor(KeyA, BReg ? RB : B->Value, RA, BReg ? RB : -1);
         bool Truth = Want != Second;
         Out.push_back(Lit(At2) << 1 | (Truth == !Neg ? 0u : 1u));
       }

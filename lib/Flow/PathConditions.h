@@ -31,9 +31,9 @@
 
 #include "Flow/FlowFunction.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
-#include <map>
-#include <unordered_map>
 #include <vector>
 
 namespace ptxlint {
@@ -97,7 +97,7 @@ template <unsigned Max> struct LitSet {
     return intersect(O);
   }
   /// Drops the literals whose atom is in Atoms (their registers changed).
-  void forget(const std::vector<uint32_t> &Atoms) {
+  template <class AtomRange> void forget(const AtomRange &Atoms) {
     if (none())
       return;
     uint8_t W = 0;
@@ -122,6 +122,13 @@ template <unsigned Max> struct LitSet {
   }
 };
 
+/// A run of atoms (PathConditions' kills of one event).
+struct AtomRun {
+  const uint32_t *B, *E;
+  const uint32_t *begin() const { return B; }
+  const uint32_t *end() const { return E; }
+};
+
 using PathLits = LitSet<12>; ///< what holds on every path reaching a point
 using Cond = LitSet<8>;      ///< under which a may-fact holds
 
@@ -129,20 +136,29 @@ class PathConditions {
 public:
   explicit PathConditions(const FlowFunction &FF);
 
+  /// A run of literals in the pool.
+  struct Lits {
+    const Lit *B = nullptr, *E = nullptr;
+    const Lit *begin() const { return B; }
+    const Lit *end() const { return E; }
+    size_t size() const { return size_t(E - B); }
+    Lit operator[](size_t K) const { return B[K]; }
+  };
   /// Literals that hold when control takes Succs[S] of block B.
-  const std::vector<Lit> &edge(uint32_t B, size_t S) const;
+  Lits edge(uint32_t B, size_t S) const;
   /// Instructions that redefine an atom's register or set a path flag, in
   /// program order: rules add them to their events.
   const std::vector<uint32_t> &events() const { return Events; }
   /// Applies event K to the path condition and to the facts' conditions.
   template <class ForEachCond> void apply(uint32_t K, PathLits &P, ForEachCond &&Each) const {
-    auto It = Effects.find(K);
-    if (It == Effects.end())
+    if (K >= EventOf.size() || EventOf[K] < 0)
       return;
-    Lit Sets = It->second.Sets;
-    P.forget(It->second.Kills);
+    size_t E = size_t(EventOf[K]);
+    Lit Sets = EventSets[E];
+    AtomRun Kills{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]};
+    P.forget(Kills);
     Each([&](auto &C) {
-      C.forget(It->second.Kills);
+      C.forget(Kills);
       if (Sets != NoLit)
         C.add(Sets, false); // a fact that holds here holds with the flag set
     });
@@ -153,7 +169,7 @@ public:
   /// path; else P and the facts' conditions learn the edge's literals.
   template <class ForEachCond>
   bool takeEdge(uint32_t B, size_t S, PathLits &P, ForEachCond &&Each) const {
-    const std::vector<Lit> &E = edge(B, S);
+    Lits E = edge(B, S);
     for (Lit X : E)
       if (X == FalseLit || P.has(negLit(X)))
         return false;
@@ -172,10 +188,6 @@ public:
 
 private:
   static constexpr Lit NoLit = 0xffffffffu;
-  struct Effect {
-    std::vector<uint32_t> Kills; ///< atoms whose registers K redefines
-    Lit Sets = NoLit;            ///< mov.pred p, imm: the literal it makes true
-  };
   /// Literals implied by "register P has truth value Want just before
   /// instruction At", valid at Pos (the branch). Appends to Out.
   void lits(int32_t P, uint32_t At, bool Want, uint32_t Pos, int Depth,
@@ -185,17 +197,32 @@ private:
   /// No definition of R can run between instruction From and Pos.
   bool stable(int32_t R, uint32_t From, uint32_t Pos);
   bool inCycle(uint32_t Block);
-  uint32_t atomFor(uint64_t KeyA, int64_t KeyB, std::vector<int32_t> Regs);
+  /// The atom of key (KeyA, KeyB), made with registers RA and RB (-1: none)
+  /// when new.
+  uint32_t atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA, int32_t RB);
   Lit opaque(int32_t P, bool Want);
 
   const FlowFunction &FF;
-  std::vector<std::vector<std::vector<Lit>>> Edges; ///< [block][succ]
-  std::vector<std::vector<int32_t>> AtomRegs;
-  std::map<std::pair<uint64_t, int64_t>, uint32_t> AtomIndex;
-  std::unordered_map<uint32_t, Effect> Effects;
+  /// Edge literals, flat: those of Succs[S] of block B are
+  /// EdgeLits[EdgeStart[2B + S] .. EdgeStart[2B + S + 1]).
+  std::vector<uint32_t> EdgeStart;
+  std::vector<Lit> EdgeLits;
+  std::vector<std::array<int32_t, 2>> AtomRegs; ///< per atom: its registers (-1: none)
+  std::vector<char> AtomOpaque;                 ///< per atom: a predicate register's own
+  /// Atoms by key: open addressing (an atom is looked up per literal).
+  struct AtomSlot {
+    uint64_t KeyA = 0;
+    int64_t KeyB = 0;
+    int32_t Id = -1;
+  };
+  std::vector<AtomSlot> AtomTable;
+  /// The events, and per event its killed atoms (KillAtoms[KillStart[E] ..
+  /// KillStart[E + 1])) and the literal it sets (NoLit: none).
   std::vector<uint32_t> Events;
+  std::vector<int32_t> EventOf; ///< per instruction: its index in Events, or -1
+  std::vector<uint32_t> KillStart, KillAtoms;
+  std::vector<Lit> EventSets;
   std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
-  std::vector<Lit> Empty;
 };
 
 } // namespace flow

@@ -32,7 +32,8 @@ struct Built : FlowBuilt {
   }
   /// Literals on the taken (S = 0) or fall-through (S = 1) edge.
   std::vector<Lit> edge(unsigned Branch, size_t S) const {
-    return PC->edge(branchBlock(Branch), S);
+    PathConditions::Lits L = PC->edge(branchBlock(Branch), S);
+    return std::vector<Lit>(L.begin(), L.end());
   }
 };
 
