@@ -472,14 +472,28 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
     ++HeadE;
   // The head has none of the bytes the loop below looks for.
   P = HeadE;
-  // Most statements have no comment, string or brace before their ';' and
-  // are too short to nest brackets past the limit: then the ';' ends them,
-  // found without stopping at each bracket.
-  uint32_t Semi = skipUntilSpecial<false>(T.data(), P, N); // or a '\n'
-  if (Semi < N && T[Semi] == ';' && Semi - P < Limits.MaxStatementNesting) {
-    P = Semi + 1;
-    emit(K, B, P, HeadB, HeadE);
-    return;
+  // Most statements have no comment, string or line break before their ';',
+  // only balanced braces (vector operands), and are too short to nest
+  // brackets past the limit: then the ';' ends them, found without stopping
+  // at each bracket. Anything else takes the loop below from the head on.
+  uint32_t Semi = P, OpenBraces = 0;
+  for (;;) {
+    Semi = skipUntilSpecial<false>(T.data(), Semi, N); // ; / " { } or '\n'
+    if (Semi >= N || Semi - P >= Limits.MaxStatementNesting)
+      break;
+    char C = T[Semi];
+    if (C == ';') {
+      P = Semi + 1;
+      emit(K, B, P, HeadB, HeadE);
+      return;
+    }
+    if (C == '{')
+      ++OpenBraces;
+    else if (C == '}' && OpenBraces > 0)
+      --OpenBraces;
+    else
+      break;
+    ++Semi;
   }
 
   // ';' ends the statement whatever the bracket depth: PTX has no ';' inside
