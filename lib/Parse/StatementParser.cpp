@@ -167,6 +167,10 @@ public:
   }
 };
 
+namespace {
+class FlatEvaluator; // the value of a flat constant expression (below)
+} // namespace
+
 /// One lexed token: type and inclusive byte range within the statement.
 using Tok = FastLexer::Token;
 
@@ -344,6 +348,7 @@ struct StatementParser::Impl {
   bool onlyIntegers(uint32_t FirstToken, uint32_t LastToken) const;
   void badAddress(SourceRange Expr, std::string Msg);
   void placeAddressBase(Operand &Out, Operand Base, const Operand &Off, SourceRange Expr);
+  Operand flatOperand(FlatEvaluator &Eval, SourceRange Range);
   /// Set by badAddress: the instruction is dropped, as on a syntax error.
   bool AddressError = false;
   /// Makes the instruction of statement S; the builders fill its parts.
@@ -561,6 +566,24 @@ void StatementParser::Impl::placeAddressBase(Operand &Out, Operand Base,
   }
 }
 
+/// A flat expression of more than one operand over Range, fed to Eval: an
+/// integer constant expression becomes an Immediate with its value, anything
+/// else an Expr over the whole text (the checks say nothing certain about
+/// those).
+Operand StatementParser::Impl::flatOperand(FlatEvaluator &Eval, SourceRange Range) {
+  Operand O;
+  O.Range = Range;
+  O.Text = text(Range);
+  O.Kind = OperandKind::Expr;
+  uint64_t V;
+  if (Eval.result(V)) {
+    O.Kind = OperandKind::Immediate;
+    O.HasValue = true;
+    O.Value = int64_t(V);
+  }
+  return O;
+}
+
 Instruction &StatementParser::Impl::startInstruction(Statement &S) {
   // Built in place (parseModule and lint() reserve the array for every selected
   // statement, so nothing moves).
@@ -631,23 +654,13 @@ Operand StatementParser::Impl::buildExpr(uint32_t I) {
 Operand StatementParser::Impl::buildFlat(const uint32_t *Kids, uint32_t N) {
   if (N == 1) // one operand, no operator
     return buildUnary(Kids[0]);
-  Operand O;
-  O.Range = {range(Kids[0]).Begin, range(Kids[N - 1]).End};
-  O.Text = text(O.Range);
-  O.Kind = OperandKind::Expr;
   FlatEvaluator Eval;
   for (uint32_t K = 0; K < N; K += 2) {
     Eval.value(buildUnary(Kids[K])); // each literal built (and judged) once
     if (K + 1 < N)
       Eval.op(Toks[node(Kids[K + 1]).FirstToken].Type);
   }
-  uint64_t V;
-  if (Eval.result(V)) {
-    O.Kind = OperandKind::Immediate;
-    O.HasValue = true;
-    O.Value = int64_t(V);
-  }
-  return O;
+  return flatOperand(Eval, {range(Kids[0]).Begin, range(Kids[N - 1]).End});
 }
 
 /// ptxas 13.0 takes an address as [name], [name+constant] or [constant],
@@ -936,17 +949,7 @@ Operand StatementParser::Impl::directFlat(uint32_t &P) {
     Eval.op(Toks[P++].Type);
     Eval.value(directUnary(P));
   }
-  Operand O;
-  O.Range = tokenRange(First, P - 1);
-  O.Text = text(O.Range);
-  O.Kind = OperandKind::Expr;
-  uint64_t V;
-  if (Eval.result(V)) {
-    O.Kind = OperandKind::Immediate;
-    O.HasValue = true;
-    O.Value = int64_t(V);
-  }
-  return O;
+  return flatOperand(Eval, tokenRange(First, P - 1));
 }
 
 /// buildAddress() from the tokens after '[' up to and past the ']'.
