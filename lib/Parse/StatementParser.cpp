@@ -167,6 +167,10 @@ public:
   }
 };
 
+namespace {
+class FlatEvaluator; // the value of a flat constant expression (below)
+} // namespace
+
 /// One lexed token: type and inclusive byte range within the statement.
 using Tok = FastLexer::Token;
 
@@ -344,6 +348,7 @@ struct StatementParser::Impl {
   bool onlyIntegers(uint32_t FirstToken, uint32_t LastToken) const;
   void badAddress(SourceRange Expr, std::string Msg);
   void placeAddressBase(Operand &Out, Operand Base, const Operand &Off, SourceRange Expr);
+  Operand flatOperand(FlatEvaluator &Eval, SourceRange Range);
   /// Set by badAddress: the instruction is dropped, as on a syntax error.
   bool AddressError = false;
   /// Makes the instruction of statement S; the builders fill its parts.
@@ -360,8 +365,7 @@ struct StatementParser::Impl {
   bool parseDirective(Statement &S);
   bool parseDeclaration(Statement &S);
   bool parseFunctionHeader(Statement &S);
-  Symbol declareFrom(const std::vector<uint32_t> &Specs, uint32_t Declarator,
-                     int32_t Function);
+  Symbol declareFrom(uint32_t Owner, uint32_t Declarator, int32_t Function);
 
   // The direct builder (see "the direct builder" below).
   bool DirectInstructions = true;
@@ -562,6 +566,24 @@ void StatementParser::Impl::placeAddressBase(Operand &Out, Operand Base,
   }
 }
 
+/// A flat expression of more than one operand over Range, fed to Eval: an
+/// integer constant expression becomes an Immediate with its value, anything
+/// else an Expr over the whole text (the checks say nothing certain about
+/// those).
+Operand StatementParser::Impl::flatOperand(FlatEvaluator &Eval, SourceRange Range) {
+  Operand O;
+  O.Range = Range;
+  O.Text = text(Range);
+  O.Kind = OperandKind::Expr;
+  uint64_t V;
+  if (Eval.result(V)) {
+    O.Kind = OperandKind::Immediate;
+    O.HasValue = true;
+    O.Value = int64_t(V);
+  }
+  return O;
+}
+
 Instruction &StatementParser::Impl::startInstruction(Statement &S) {
   // Built in place (parseModule and lint() reserve the array for every selected
   // statement, so nothing moves).
@@ -632,23 +654,13 @@ Operand StatementParser::Impl::buildExpr(uint32_t I) {
 Operand StatementParser::Impl::buildFlat(const uint32_t *Kids, uint32_t N) {
   if (N == 1) // one operand, no operator
     return buildUnary(Kids[0]);
-  Operand O;
-  O.Range = {range(Kids[0]).Begin, range(Kids[N - 1]).End};
-  O.Text = text(O.Range);
-  O.Kind = OperandKind::Expr;
   FlatEvaluator Eval;
   for (uint32_t K = 0; K < N; K += 2) {
     Eval.value(buildUnary(Kids[K])); // each literal built (and judged) once
     if (K + 1 < N)
       Eval.op(Toks[node(Kids[K + 1]).FirstToken].Type);
   }
-  uint64_t V;
-  if (Eval.result(V)) {
-    O.Kind = OperandKind::Immediate;
-    O.HasValue = true;
-    O.Value = int64_t(V);
-  }
-  return O;
+  return flatOperand(Eval, {range(Kids[0]).Begin, range(Kids[N - 1]).End});
 }
 
 /// ptxas 13.0 takes an address as [name], [name+constant] or [constant],
@@ -937,17 +949,7 @@ Operand StatementParser::Impl::directFlat(uint32_t &P) {
     Eval.op(Toks[P++].Type);
     Eval.value(directUnary(P));
   }
-  Operand O;
-  O.Range = tokenRange(First, P - 1);
-  O.Text = text(O.Range);
-  O.Kind = OperandKind::Expr;
-  uint64_t V;
-  if (Eval.result(V)) {
-    O.Kind = OperandKind::Immediate;
-    O.HasValue = true;
-    O.Value = int64_t(V);
-  }
-  return O;
+  return flatOperand(Eval, tokenRange(First, P - 1));
 }
 
 /// buildAddress() from the tokens after '[' up to and past the ']'.
@@ -1090,11 +1092,16 @@ bool StatementParser::Impl::parseDirective(Statement &S) {
   return true;
 }
 
-Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
-                                          uint32_t Dc, int32_t Function) {
+/// The symbol of declarator Dc, with the DeclSpecifier children of Owner
+/// (a declaration or a parameter). The children are walked in place, not
+/// collected: a real module has a declaration per ~15 statements, and a
+/// vector per walk cost a malloc and a free each.
+Symbol StatementParser::Impl::declareFrom(uint32_t Owner, uint32_t Dc, int32_t Function) {
   Symbol Sym;
   Sym.Function = Function;
-  for (uint32_t Spec : Specs) {
+  forChildren(Owner, [&](uint32_t Spec) {
+    if (node(Spec).Kind != CstKind::DeclSpecifier)
+      return;
     std::string_view W = text(child(Spec, CstKind::Terminal, PtxStatementLexer::MODIFIER));
     uint32_t IntNode = child(Spec, CstKind::Terminal, PtxStatementLexer::INT);
     bool Overflow = false;
@@ -1123,20 +1130,25 @@ Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
       ; // linkage and pointer attributes do not change what the name is
     else
       Sym.Type = W;
-  }
+  });
   Sym.Range = range(Dc);
   Sym.Name = text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT));
-  std::vector<uint32_t> Ints = children(Dc, CstKind::Terminal, PtxStatementLexer::INT);
+  uint32_t Ints[2], NumInts = 0; // "%r<N>" and "a[N]": the first two count
+  forChildren(Dc, [&](uint32_t C) {
+    const CstNode &X = node(C);
+    if (X.Kind == CstKind::Terminal && X.TokenType == PtxStatementLexer::INT && NumInts < 2)
+      Ints[NumInts++] = C;
+  });
   bool HasCount = child(Dc, CstKind::Terminal, PtxStatementLexer::LT) != ~0u;
   bool Overflow = false;
-  if (HasCount && !Ints.empty()) {
+  if (HasCount && NumInts > 0) {
     uint64_t N = intValue(Ints[0], Overflow);
     Sym.RangeCount = Overflow ? UINT32_MAX : unsigned(std::min<uint64_t>(N, UINT32_MAX));
   }
   if (child(Dc, CstKind::Terminal, PtxStatementLexer::LBRACK) != ~0u) {
     Sym.IsArray = true;
-    size_t IntIndex = HasCount ? 1 : 0;
-    if (Ints.size() > IntIndex)
+    uint32_t IntIndex = HasCount ? 1 : 0;
+    if (NumInts > IntIndex)
       Sym.ArraySize = intValue(Ints[IntIndex], Overflow);
   }
   return Sym;
@@ -1144,9 +1156,10 @@ Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
 
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
   uint32_t Root = Tree->Root;
-  std::vector<uint32_t> Specs = children(Root, CstKind::DeclSpecifier);
-  for (uint32_t Dc : children(Root, CstKind::Declarator))
-    M.Symbols.push_back(declareFrom(Specs, Dc, S.Function));
+  forChildren(Root, [&](uint32_t Dc) {
+    if (node(Dc).Kind == CstKind::Declarator)
+      M.Symbols.push_back(declareFrom(Root, Dc, S.Function));
+  });
   S.ParsedIndex = 0;
   return true;
 }
@@ -1169,8 +1182,7 @@ bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
   int32_t FIndex = int32_t(F - M.Functions.data());
   for (uint32_t PL : children(Root, CstKind::ParamList))
     for (uint32_t Prm : children(PL, CstKind::Param)) {
-      Symbol Sym = declareFrom(children(Prm, CstKind::DeclSpecifier),
-                               child(Prm, CstKind::Declarator), FIndex);
+      Symbol Sym = declareFrom(Prm, child(Prm, CstKind::Declarator), FIndex);
       if (Sym.Space == StateSpace::None)
         Sym.Space = StateSpace::Param;
       M.Symbols.push_back(std::move(Sym));
