@@ -369,13 +369,17 @@ struct StatementParser::Impl {
 
   // The direct builder (see "the direct builder" below).
   bool DirectInstructions = true;
-  bool directlyBuildable() const;
+  bool recogniseDirect();
   bool buildDirect(Statement &S);
   Operand directOperand(uint32_t &P);
   Operand directFlat(uint32_t &P);
   Operand directUnary(uint32_t &P);
   void directAddress(uint32_t &P, Operand &Out);
-  uint32_t countItems(uint32_t P) const;
+  /// The item counts of the lists of the statement recogniseDirect()
+  /// accepted, in the order they open; the next one to use.
+  std::vector<uint32_t> ListSizes;
+  size_t NextList = 0;
+  uint32_t nextListSize() { return ListSizes[NextList++]; }
 };
 
 // --- what an operand means (both builders) -------------------------------------
@@ -806,49 +810,64 @@ namespace {
 using L = PtxStatementLexer;
 
 /// Recognises the subset over token types, building nothing: a statement is
-/// declined before any of its literals is judged (and reported).
+/// declined before any of its literals is judged (and reported). On the way
+/// it counts the items of each list (operands, vector elements, an address's
+/// base and coordinates) into Counts, in the order the lists open, which is
+/// the order the builder meets them: each list is then allocated once at its
+/// size.
 class SubsetRecogniser {
 public:
-  explicit SubsetRecogniser(const std::vector<FastLexer::Token> &Toks) : Toks(Toks) {}
+  SubsetRecogniser(const std::vector<FastLexer::Token> &Toks, std::vector<uint32_t> &Counts)
+      : Toks(Toks), Counts(Counts) {}
 
   bool instruction() {
-    if (at(L::AT)) {
-      ++P;
-      if (at(L::BANG))
-        ++P;
+    // Every statement of the subset ends with ';', so no step below reads
+    // past the last token: each stops at the ';'.
+    if (Toks.empty() || Toks.back().Type != L::SEMI)
+      return false;
+    if (take(L::AT)) {
+      take(L::BANG);
       if (!take(L::IDENT))
         return false;
     }
     if (!take(L::IDENT))
       return false;
-    while (at(L::MODIFIER))
-      ++P;
+    while (take(L::MODIFIER))
+      ;
     if (!at(L::SEMI) && !list(L::SEMI))
       return false;
-    return take(L::SEMI) && P == Toks.size();
+    return P + 1 == Toks.size(); // at the final ';'
   }
 
 private:
-  bool at(size_t Type) const { return P < Toks.size() && Toks[P].Type == Type; }
+  bool at(size_t Type) const { return Toks[P].Type == Type; }
   bool take(size_t Type) {
     if (!at(Type))
       return false;
     ++P;
     return true;
   }
+  /// Room in Counts for the list that opens here.
+  size_t open() {
+    Counts.push_back(0);
+    return Counts.size() - 1;
+  }
   /// operand (',' operand)*, then Closer (not taken).
   bool list(size_t Closer) {
+    size_t Slot = open();
     do {
       if (!operand())
         return false;
+      ++Counts[Slot];
     } while (take(L::COMMA));
     return at(Closer);
   }
   bool operand() {
     if (take(L::LBRACK)) { // addressBody: expr (',' operand)*
+      size_t Slot = open();
       if (!expr())
         return false;
-      while (take(L::COMMA))
+      for (Counts[Slot] = 1; take(L::COMMA); ++Counts[Slot])
         if (!operand())
           return false;
       return take(L::RBRACK);
@@ -862,7 +881,7 @@ private:
   bool expr() {
     if (!unary())
       return false;
-    while (P < Toks.size() && isBinaryOp(Toks[P].Type)) {
+    while (isBinaryOp(Toks[P].Type)) {
       ++P;
       if (!unary())
         return false;
@@ -880,30 +899,15 @@ private:
   }
 
   const std::vector<FastLexer::Token> &Toks;
+  std::vector<uint32_t> &Counts;
   size_t P = 0;
 };
 } // namespace
 
-bool StatementParser::Impl::directlyBuildable() const {
-  return SubsetRecogniser(Toks).instruction();
-}
-
-/// The items of the list starting at token P (operands, vector elements, an
-/// address's base and coordinates): one more than its commas outside
-/// brackets, so that each list is allocated once at its size.
-uint32_t StatementParser::Impl::countItems(uint32_t P) const {
-  uint32_t Items = 1;
-  for (int Depth = 0;; ++P) {
-    switch (Toks[P].Type) {
-    case L::LBRACK: case L::LBRACE: ++Depth; break;
-    case L::RBRACK: case L::RBRACE: case L::SEMI:
-      if (Depth-- == 0)
-        return Items;
-      break;
-    case L::COMMA: Items += Depth == 0; break;
-    default: break;
-    }
-  }
+bool StatementParser::Impl::recogniseDirect() {
+  ListSizes.clear();
+  NextList = 0;
+  return SubsetRecogniser(Toks, ListSizes).instruction();
 }
 
 Operand StatementParser::Impl::directUnary(uint32_t &P) {
@@ -954,7 +958,7 @@ Operand StatementParser::Impl::directFlat(uint32_t &P) {
 
 /// buildAddress() from the tokens after '[' up to and past the ']'.
 void StatementParser::Impl::directAddress(uint32_t &P, Operand &Out) {
-  Out.Elements.reserve(M.Nodes, countItems(P));
+  Out.Elements.reserve(M.Nodes, nextListSize());
   uint32_t First = P;
   if (Toks[P].Type != L::IDENT) { // an immediate address
     Out.Elements.push_back(M.Nodes, directFlat(P));
@@ -995,7 +999,7 @@ Operand StatementParser::Impl::directOperand(uint32_t &P) {
   } else {
     O.Kind = OperandKind::Vector;
     if (Toks[P].Type != L::RBRACE) {
-      O.Elements.reserve(M.Nodes, countItems(P));
+      O.Elements.reserve(M.Nodes, nextListSize());
       O.Elements.push_back(M.Nodes, directOperand(P));
       while (Toks[P].Type == L::COMMA)
         O.Elements.push_back(M.Nodes, directOperand(++P));
@@ -1007,7 +1011,7 @@ Operand StatementParser::Impl::directOperand(uint32_t &P) {
   return O;
 }
 
-/// parseInstruction() from the tokens, for a statement directlyBuildable()
+/// parseInstruction() from the tokens, for a statement recogniseDirect()
 /// accepted.
 bool StatementParser::Impl::buildDirect(Statement &S) {
   Instruction &I = startInstruction(S);
@@ -1036,7 +1040,7 @@ bool StatementParser::Impl::buildDirect(Statement &S) {
     }
   }
   if (Toks[P].Type != L::SEMI) {
-    I.Operands.reserve(M.Nodes, countItems(P));
+    I.Operands.reserve(M.Nodes, nextListSize());
     I.Operands.push_back(M.Nodes, directOperand(P));
     while (Toks[P].Type == L::COMMA)
       I.Operands.push_back(M.Nodes, directOperand(++P));
@@ -1236,7 +1240,7 @@ bool StatementParser::parse(uint32_t Index) {
   }
   try {
     I->lex(Text, S.Range.Begin);
-    if (R == EntryRule::Instruction && I->DirectInstructions && I->directlyBuildable()) {
+    if (R == EntryRule::Instruction && I->DirectInstructions && I->recogniseDirect()) {
       ++I->DirectlyBuilt;
       return I->buildDirect(S);
     }
