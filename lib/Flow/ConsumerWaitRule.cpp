@@ -128,6 +128,13 @@ bool fillsOnBarrier(const FlowInst &I) {
          I.Op.Kind == OpKind::ClcTryCancel;
 }
 
+/// A fill, or an expect_tx that arms a fill's barrier: what a producer
+/// does right after acquiring a slot.
+bool armsOrFills(const FlowInst &I) {
+  return fillsOnBarrier(I) || I.Op.Kind == OpKind::MbarArriveExpectTx ||
+         I.Op.Kind == OpKind::MbarExpectTx;
+}
+
 constexpr size_t MaxClasses = 64;
 
 /// Per full class, how many of its slots are waited on and not released
@@ -710,8 +717,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       const FlowInst &I = FF.Insts[RI[Y]];
       if (I.Op.Kind == OpKind::MbarWait)
         break;
-      if (fillsOnBarrier(I) || I.Op.Kind == OpKind::MbarArriveExpectTx ||
-          I.Op.Kind == OpKind::MbarExpectTx) {
+      if (armsOrFills(I)) {
         int F = ClassOf(BarrierOf(RI[Y]));
         if (F < 0)
           continue;
@@ -1564,8 +1570,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
       const FlowInst &I = FF.Insts[RI[Y]];
       if (I.Op.Kind == OpKind::MbarWait)
         break;
-      if (fillsOnBarrier(I) || I.Op.Kind == OpKind::MbarArriveExpectTx ||
-          I.Op.Kind == OpKind::MbarExpectTx) {
+      if (armsOrFills(I)) {
         const Shape &E = BarrierOf(RI[X]);
         Hand.erase(std::remove_if(Hand.begin(), Hand.end(),
                                   [&](const Form &F) { return sameShape(E, F); }),
