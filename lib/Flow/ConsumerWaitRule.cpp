@@ -502,8 +502,8 @@ std::optional<WaitPlace> waitPlace(const FlowFunction &FF,
   return std::nullopt;
 }
 
-/// Whether some thread stores what the read at Rd reads (the same address
-/// form) and then, with no wait between, signals a barrier of form W: the
+/// Whether some thread stores what the read at Rd may read (Form::meets: a
+/// read through a `selp` of several response rings' bases meets each) and then, with no wait between, signals a barrier of form W: the
 /// read is that hand-off's.
 template <class FormsFn>
 bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
@@ -520,7 +520,10 @@ bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
       const FlowInst &S = FF.Insts[X];
       if (S.Op.Kind == OpKind::MbarWait)
         break;
-      if (S.Op.Kind == OpKind::Store && FF.form(FF.operand(S, S.Op.DstOp), X) == RF)
+      if (S.Op.Kind != OpKind::Store)
+        continue;
+      std::optional<Form> SF = FF.form(FF.operand(S, S.Op.DstOp), X);
+      if (SF && RF->meets(R.Op.AccessBytes, *SF, S.Op.AccessBytes))
         return true;
     }
   }

@@ -2,6 +2,7 @@
 
 #include "Flow/FlowFunction.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ptxlint {
@@ -66,6 +67,21 @@ bool Form::onLatticeOf(const Form &D) const {
   // Two rings: only the same ring (without stage counts, two lattices
   // meet somewhere: 54's two-stage staging ring and its A tiles).
   return G == D.G && C == D.C;
+}
+
+bool Form::meets(uint64_t Size, const Form &S, uint64_t SSize) const {
+  if (*this == S)
+    return true;
+  if (Base < 0 || Base != S.Base || G == 1 || S.G == 1 ||
+      (G == 0) != (S.G == 0) || (G != 0 && S.G % G != 0))
+    return false;
+  int64_t R = int64_t(std::max<uint64_t>(Size, 1));
+  int64_t W = int64_t(std::max<uint64_t>(SSize, 1));
+  if (G == 0)
+    return S.C < C + R && C < S.C + W;
+  // Where S starts in this form's record, [0, G) from its constant.
+  int64_t D = ((S.C - C) % G + G) % G;
+  return D < R || D + W > G;
 }
 
 Form Form::either(const Form &A, const Form &B) {
