@@ -45,6 +45,7 @@
 #include "Flow/FlowRules.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <unordered_map>
 
@@ -284,6 +285,8 @@ enum class Signal {
   ProbeTest, ///< tests a probe's result: "if (!token) wait"
   Published, ///< computes the address of a publishing barrier, which no
              ///< wait uses (runPublishRule)
+  PrevStep,  ///< the thread's mbarrier operation before the read, where the
+             ///< barrier's address is computed nowhere near (runTmemReadRule)
 };
 
 /// The notes where a wait is missing: J computes the address of its
@@ -307,6 +310,9 @@ void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
          : What == Signal::ProbeTest
              ? "this tests the result of a try_wait probe of that mbarrier, "
                "but where the probe failed nothing waits"
+         : What == Signal::PrevStep
+             ? "the last mbarrier operation before the read; no wait on "
+               "the barrier that hands the data over comes between them"
              : "the address of that mbarrier is computed here, but no "
                "mbarrier.try_wait uses it");
   // Signalled: the run of plain instructions after J whose results
@@ -502,9 +508,10 @@ std::optional<WaitPlace> waitPlace(const FlowFunction &FF,
   return std::nullopt;
 }
 
-/// Whether some thread stores what the read at Rd may read (Form::meets: a
-/// read through a `selp` of several response rings' bases meets each) and then, with no wait between, signals a barrier of form W: the
-/// read is that hand-off's.
+/// Whether some thread stores what the read at Rd may read (the same form,
+/// or a ring like the read's: a read through a `selp` of several response
+/// rings' bases meets each) and then, with no wait between, signals a
+/// barrier of form W: the read is that hand-off's.
 template <class FormsFn>
 bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
                          uint32_t Rd, const Form &W, FormsFn &BarrierOf) {
@@ -523,7 +530,11 @@ bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
       if (S.Op.Kind != OpKind::Store)
         continue;
       std::optional<Form> SF = FF.form(FF.operand(S, S.Op.DstOp), X);
-      if (SF && RF->meets(R.Op.AccessBytes, *SF, S.Op.AccessBytes))
+      // The same form, or a ring of the same record size whose bytes it
+      // may read (not a constant: a slot ring's lattice runs past its
+      // stages, onto the response word beside it).
+      if (SF && (*SF == *RF || (SF->G == RF->G && RF->G > 1 &&
+                                RF->meets(R.Op.AccessBytes, *SF, S.Op.AccessBytes))))
         return true;
     }
   }
@@ -1530,16 +1541,122 @@ bool readsTmem(const FlowFunction &FF, const FlowInst &I) {
   return P != T.npos && P < T.size() && T[P] == '[';
 }
 
+/// The column field (bits 0-15; the lane is in bits 16-31) of the
+/// tensor-memory address in operand O, as a form without a base: the
+/// softmax warps of CUTLASS 77 store P at "shfl.idx(selp(32, 160, wg) +
+/// (tid << 16 & 0x600000))", columns 32 + 128 * t; the MMA reads it at
+/// [32]. Registers defined once, followed through moves, `shfl.sync.idx`
+/// (another lane's value of the same computation: the same form), add,
+/// `or` with a value whose column is 0, `and` and `shl` that keep only lane
+/// bits, selp, mul and mad by constants; anything else is unknown (G = 1).
+Form tmemColumn(const FlowFunction &FF, const Opnd *O, unsigned Depth = 0) {
+  auto Norm = [](Form F) {
+    if (F.Base >= 0 || F.G == 1)
+      return Form();
+    if (F.G == 0) {
+      F.C &= 0xFFFF;
+    } else {
+      F.G = int32_t(std::gcd(int64_t(F.G), int64_t(0x10000)));
+      F.C = ((F.C % F.G) + F.G) % F.G;
+    }
+    return F;
+  };
+  if (!O || Depth > 12)
+    return Form();
+  if (O->K == Opnd::Imm && O->HasValue)
+    return Norm(Form::constant(O->Value));
+  if (O->K == Opnd::Addr) {
+    if (!O->BaseIsReg)
+      return O->Name.empty() ? Norm(Form::constant(O->Value)) : Form();
+    int32_t R = FF.regId(O->Name);
+    if (R < 0 || FF.defCount(R) != 1)
+      return Form();
+    Opnd Base = *O;
+    Base.K = Opnd::Reg;
+    Base.RegId = -2;
+    Form F = tmemColumn(FF, &Base, Depth + 1);
+    return Norm(Form::sum(F, Form::constant(O->Value), false));
+  }
+  if (O->K != Opnd::Reg || O->Negated)
+    return Form();
+  if (std::optional<int64_t> V = FF.constant(O))
+    return Norm(Form::constant(*V));
+  int32_t R = FF.regId(*O);
+  if (R < 0 || FF.defCount(R) != 1)
+    return Form();
+  const FlowInst &D = FF.Insts[FF.defInst(R, 0)];
+  if (!D.Guard.empty())
+    return Form();
+  std::string_view Op = opWord(D.Head);
+  auto Src = [&](int8_t K) { return tmemColumn(FF, FF.operand(D, K), Depth + 1); };
+  auto Imm = [&](int8_t K) -> std::optional<int64_t> {
+    const Opnd *A = FF.operand(D, K);
+    if (A && A->K == Opnd::Imm && A->HasValue)
+      return A->Value;
+    return std::nullopt;
+  };
+  auto IsZero = [](const Form &F) { return F.G == 0 && F.C == 0; };
+  if (Op == "shfl" || ((Op == "mov" || Op == "cvt") && !FF.operand(D, 2)))
+    return Src(1);
+  if (Op == "add")
+    return Norm(Form::sum(Src(1), Src(2), false));
+  if (Op == "or") {
+    Form A = Src(1), B = Src(2);
+    return IsZero(A) ? B : IsZero(B) ? A : Form();
+  }
+  if (Op == "and") {
+    std::optional<int64_t> M = Imm(2);
+    return M && (*M & 0xFFFF) == 0 ? Form::constant(0) : Form();
+  }
+  if (Op == "shl") {
+    std::optional<int64_t> S = Imm(2);
+    if (!S || *S < 0 || *S >= 32)
+      return Form();
+    return *S >= 16 ? Form::constant(0) : Norm(Form::scale(Src(1), int64_t(1) << *S));
+  }
+  if (Op == "mul" || Op == "mad") {
+    std::optional<int64_t> M = Imm(2);
+    if (!M)
+      return Form();
+    Form P = Norm(Form::scale(Src(1), *M));
+    return Op == "mul" ? P : Norm(Form::sum(P, Src(3), false));
+  }
+  if (Op == "selp")
+    return Norm(Form::either(Src(1), Src(2)));
+  return Form();
+}
+
+/// The columns a tcgen05.ld/st moves per thread, from its shape: .32x32b
+/// and .16x64b .xN move N 32-bit columns, .16x128b 2N, .16x256b 4N,
+/// .16x32bx2 N; 0 when not known.
+uint32_t tmemColumns(std::string_view Head) {
+  auto Has = [&](std::string_view P) { return Head.find(P) != Head.npos; };
+  uint32_t Factor = Has(".16x256b") ? 4 : Has(".16x128b") ? 2 : 1;
+  size_t X = Head.find(".x");
+  for (; X != Head.npos; X = Head.find(".x", X + 1)) {
+    uint32_t N = 0;
+    size_t Y = X + 2;
+    while (Y < Head.size() && Head[Y] >= '0' && Head[Y] <= '9')
+      N = N * 10 + uint32_t(Head[Y++] - '0');
+    if (N && (Y == Head.size() || Head[Y] == '.'))
+      return N * Factor;
+  }
+  return 0;
+}
+
 } // namespace
 
 /// Tensor memory is handed from thread to thread through mbarriers: the MMA
 /// thread's tcgen05.commit hands over what its tcgen05.mma wrote (CUTLASS
 /// 70's accumulator, read by the epilogue's tcgen05.ld), a warp's arrive
 /// after its tcgen05.st what it stored. A thread's tensor-memory read needs,
-/// on every path from the start, a wait on such a barrier (or its own
-/// tcgen05.st / tcgen05.cp): the first hand-over only, since which barrier
-/// hands over which columns is not modelled (a later iteration's missing
-/// wait is covered by the earlier ones: 77's MMA warp).
+/// on every path from the start, a wait on a hand-over barrier whose
+/// writers may have stored the columns it reads (or its own tcgen05.st /
+/// tcgen05.cp): 77's MMA warp waits for the corrected O (columns 256+)
+/// and then for P (columns 32 + 128 * t) before it reads P, and the first
+/// wait does not hand P over. A commit's barrier, or a writer whose columns
+/// are not known, hands over every column. Waits count from the start: a
+/// later iteration's missing wait is covered by the earlier ones.
 void runTmemReadRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   // The hand-over classes: barriers a tcgen05.commit signals, or an arrive
@@ -1560,10 +1677,23 @@ void runTmemReadRule(const FlowRuleContext &C) {
   }
   BarrierForms BarrierOf(FF);
   BarrierArrays Arr;
-  std::vector<Form> Hand;
-  auto Add = [&](const Shape &A) {
-    if (A && A->Base >= 0 && std::find(Hand.begin(), Hand.end(), *A) == Hand.end())
-      Hand.push_back(*A);
+  // A hand-over class and the columns its writers store (start, count);
+  // All: any column.
+  struct Hand {
+    Form Bar;
+    bool All = false;
+    std::vector<std::pair<Form, uint32_t>> Cols;
+    std::vector<Form> Gates; // what the writers wait on before they store
+  };
+  std::vector<Hand> Hands;
+  auto Add = [&](const Shape &A) -> Hand * {
+    if (!A || A->Base < 0)
+      return nullptr;
+    for (Hand &H : Hands)
+      if (H.Bar == *A)
+        return &H;
+    Hands.push_back(Hand{*A, false, {}, {}});
+    return &Hands.back();
   };
   const std::vector<uint32_t> &RI = FF.RoleInsts;
   for (uint32_t K : RI) {
@@ -1571,18 +1701,64 @@ void runTmemReadRule(const FlowRuleContext &C) {
     if (I.Op.MbarOp >= 0)
       Arr.add(BarrierOf(K));
     if (I.Op.Kind == OpKind::MmaCommitArrive) {
-      Add(BarrierOf(K));
+      if (Hand *H = Add(BarrierOf(K)))
+        H->All = true;
     } else if (I.Op.Kind == OpKind::MbarArrive) {
-      // (The last tcgen05.st or wait::st before it in the text, at most
-      // 4096 instructions back, with no mbarrier wait between.)
+      // The tcgen05.st before it in the text, at most 4096 instructions
+      // back, after the last mbarrier wait: its writes.
       auto It = std::lower_bound(Stores.begin(), Stores.end(), K);
-      if (It != Stores.begin() && *(It - 1) + 4096 > K) {
-        auto R = std::lower_bound(RI.begin(), RI.end(), *(It - 1));
-        bool Waited = false;
-        for (; R != RI.end() && *R < K && !Waited; ++R)
-          Waited = FF.Insts[*R].Op.Kind == OpKind::MbarWait;
-        if (!Waited)
-          Add(BarrierOf(K));
+      if (It == Stores.begin() || *(It - 1) + 4096 <= K)
+        continue;
+      auto R = std::lower_bound(RI.begin(), RI.end(), K);
+      uint32_t LastWait = 0;
+      while (R != RI.begin() && !LastWait)
+        if (FF.Insts[*--R].Op.Kind == OpKind::MbarWait)
+          LastWait = *R + 1;
+      if (*(It - 1) < LastWait)
+        continue;
+      Hand *H = Add(BarrierOf(K));
+      if (!H)
+        continue;
+      // Its columns: the stores on the arrive's own path in the text, back
+      // to the wait or an unconditional branch (the end of another role's
+      // code laid out before it).
+      uint32_t From = LastWait;
+      for (uint32_t J = K; J-- > From && J + 4096 > K;)
+        if (FF.Insts[J].Guard.empty() &&
+            (FF.Insts[J].Op.Kind == OpKind::Branch || FF.Insts[J].Op.Kind == OpKind::Ret ||
+             FF.Insts[J].Op.Kind == OpKind::Exit)) {
+          From = J + 1;
+          break;
+        }
+      size_t Known = H->Cols.size();
+      for (auto S = It; S != Stores.begin() && *(S - 1) >= From &&
+                        *(S - 1) + 4096 > K;) {
+        const FlowInst &St = FF.Insts[*--S];
+        if (!headStarts(St, "tcgen05.st"))
+          continue;
+        Form Col = tmemColumn(FF, FF.operand(St, 0));
+        uint32_t N = tmemColumns(St.Head);
+        if (Col.G == 1 || !N)
+          H->All = true;
+        else
+          H->Cols.emplace_back(Col, N);
+      }
+      if (H->Cols.size() == Known) // only a wait::st: the stores are earlier
+        H->All = true;
+      // The gates: the waits before the stores, back to the previous
+      // signal of this barrier (the writer's previous hand-over) or 64
+      // mbarrier steps: among them, the wait for the data the writer
+      // turns into what it stores (77's softmax: "S ready").
+      auto G = std::lower_bound(RI.begin(), RI.end(), K);
+      for (unsigned N = 0; G != RI.begin() && N < 64; ++N) {
+        const FlowInst &W = FF.Insts[*--G];
+        if (W.Op.Kind == OpKind::MbarArrive && sameShape(BarrierOf(*G), H->Bar))
+          break;
+        if (W.Op.Kind != OpKind::MbarWait)
+          continue;
+        if (const Shape &B = BarrierOf(*G))
+          if (std::find(H->Gates.begin(), H->Gates.end(), *B) == H->Gates.end())
+            H->Gates.push_back(*B);
       }
     }
   }
@@ -1595,52 +1771,94 @@ void runTmemReadRule(const FlowRuleContext &C) {
         break;
       if (armsOrFills(I)) {
         const Shape &E = BarrierOf(RI[X]);
-        Hand.erase(std::remove_if(Hand.begin(), Hand.end(),
-                                  [&](const Form &F) { return sameShape(E, F); }),
-                   Hand.end());
+        Hands.erase(std::remove_if(Hands.begin(), Hands.end(),
+                                   [&](const Hand &H) { return sameShape(E, H.Bar); }),
+                    Hands.end());
         break;
       }
     }
   }
-  if (Hand.empty())
+  if (Hands.empty())
     return;
-  auto IsHand = [&](const Shape &A) {
-    for (const Form &F : Hand)
-      if (Arr.mayBeSame(A, F))
-        return true;
-    return false;
+  const uint64_t Every = ~uint64_t(0);
+  // Classes past the 64th share the last bit: they hand over every column.
+  auto Bit = [&](size_t X) { return uint64_t(1) << std::min<size_t>(X, 63); };
+  if (Hands.size() > 64)
+    Hands[63].All = true;
+  auto HandBits = [&](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Hands.size(); ++X)
+      if (Arr.mayBeSame(A, Hands[X].Bar))
+        M |= Bit(X);
+    return M;
   };
-  // Per event: what it does (computed once; the transfer runs per visit).
-  enum : uint8_t { None, Acquire, Read };
-  std::vector<uint8_t> Code(FF.Insts.size(), None);
+  // The classes that may hand over the columns a read at K reads: a
+  // tcgen05.ld's (its shape's count), a tcgen05.mma's A operand (its K
+  // dimension is 32 bytes a row in every kind: 8 columns).
+  auto Covering = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    Form Col = tmemColumn(FF, FF.operand(I, 1)); // "{regs}, [a]", "[d], [a], ..."
+    uint32_t N = headStarts(I, "tcgen05.ld") ? tmemColumns(I.Head) : 8;
+    uint64_t M = 0;
+    for (size_t X = 0; X < Hands.size(); ++X) {
+      bool Meets = Hands[X].All || Col.G == 1 || !N;
+      for (size_t Y = 0; Y < Hands[X].Cols.size() && !Meets; ++Y)
+        Meets = Col.meets(N, Hands[X].Cols[Y].first, Hands[X].Cols[Y].second);
+      if (Meets)
+        M |= Bit(X);
+    }
+    // Columns no writer is known to store: any hand-over counts.
+    return M ? M : Every;
+  };
+  // Per event: the classes it acquires, or (Read) those its read needs.
+  // A thread that signals what the writers of H wait on before storing
+  // (77's MMA warp commits "S ready", then the softmax warps overwrite P)
+  // has to wait on H again before reading what they store: Kill.
+  std::vector<uint64_t> Acq(FF.Insts.size(), 0), Kill(FF.Insts.size(), 0);
+  auto GateBits = [&](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Hands.size(); ++X)
+      for (const Form &G : Hands[X].Gates)
+        if (Arr.mayBeSame(A, G))
+          M |= Bit(X);
+    return M;
+  };
+  std::unordered_map<uint32_t, uint64_t> Needs; // read -> covering classes
   bool Probes = false; // a probe of a hand-over barrier: skip regions matter
   for (uint32_t K : Extra)
-    Code[K] = headStarts(FF.Insts[K], "tcgen05.ld") ? Read : Acquire; // own st/cp
+    if (headStarts(FF.Insts[K], "tcgen05.ld"))
+      Needs.emplace(K, 0);
+    else
+      Acq[K] = Every; // own st/cp
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
-      Code[K] = Acquire;
-    else if (I.Op.Kind == OpKind::MbarWait && IsHand(BarrierOf(K))) {
-      if (blocksUntilDone(FF, K))
-        Code[K] = Acquire;
-      else
-        Probes = true;
-    } else if (I.Op.Kind == OpKind::DescriptorRead && readsTmem(FF, I))
-      Code[K] = Read;
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+      Acq[K] = Every;
+    } else if (I.Op.Kind == OpKind::MmaCommitArrive || I.Op.Kind == OpKind::MbarArrive) {
+      Kill[K] = GateBits(BarrierOf(K));
+    } else if (I.Op.Kind == OpKind::MbarWait) {
+      if (uint64_t M = HandBits(BarrierOf(K))) {
+        if (blocksUntilDone(FF, K))
+          Acq[K] = M;
+        else
+          Probes = true;
+      }
+    } else if (I.Op.Kind == OpKind::DescriptorRead && readsTmem(FF, I)) {
+      Needs.emplace(K, 0);
+    }
   }
   EventLists Events(
-      FF, [&](uint32_t K) { return Code[K] != None; }, &Extra);
+      FF, [&](uint32_t K) { return Acq[K] != 0 || Kill[K] != 0 || Needs.count(K); },
+      &Extra);
   // "if (!token) wait" after a probe: the edge that skips the wait has its
   // effect (built only where such a probe is).
   std::optional<SkipRegions> Skips;
   if (Probes)
-    Skips.emplace(FF, Events, [&](uint32_t K) {
-      return Skip{Code[K] == Acquire ? uint64_t(1) : 0, 0};
-    });
+    Skips.emplace(FF, Events, [&](uint32_t K) { return Skip{Acq[K], 0}; });
   struct State {
-    bool Acq = false;
+    uint64_t Acq = 0;
     bool join(const State &O) {
-      bool N = Acq && O.Acq;
+      uint64_t N = Acq & O.Acq;
       bool Changed = N != Acq;
       Acq = N;
       return Changed;
@@ -1649,25 +1867,41 @@ void runTmemReadRule(const FlowRuleContext &C) {
   bool Reported = false;
   auto Transfer = [&](uint32_t B, State &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
-      const FlowInst &I = FF.Insts[K];
-      if (Report && !Reported && !S.Acq && Code[K] == Read) {
-        Reported = true;
-        auto D = C.likely(rules::FlowReadBeforeComplete, I.Range,
-                          "this tensor-memory read may run before the data "
-                          "is handed over: no wait on a barrier that "
-                          "tcgen05.commit or a tcgen05.st writer signals "
-                          "precedes it");
-        for (const Form &F : Hand)
-          if (auto P = waitPlace(FF, Arr, K, F, false)) {
-            noteMissingWait(FF, P->At, P->Limit, D, true, P->What);
-            break;
+      if (Report && !Reported) {
+        auto N = Needs.find(K);
+        if (N != Needs.end()) {
+          if (!N->second)
+            N->second = Covering(K);
+          if (!(S.Acq & N->second)) {
+            Reported = true;
+            auto D = C.likely(rules::FlowReadBeforeComplete, FF.Insts[K].Range,
+                              "this tensor-memory read may run before the data "
+                              "is handed over: no wait on a barrier that "
+                              "tcgen05.commit or a tcgen05.st writer signals "
+                              "precedes it");
+            bool Placed = false;
+            for (size_t X = 0; X < Hands.size() && !Placed; ++X)
+              if (N->second & Bit(X))
+                if (auto P = waitPlace(FF, Arr, K, Hands[X].Bar, false)) {
+                  noteMissingWait(FF, P->At, P->Limit, D, true, P->What);
+                  Placed = true;
+                }
+            // Else after the previous mbarrier step in the text (77's MMA
+            // warp reuses the barrier's address register from its setup).
+            for (uint32_t J = K; !Placed && J-- > 0 && J + 4096 > K;)
+              if (FF.Insts[J].Op.MbarOp >= 0) {
+                noteMissingWait(FF, J, K, D, true, Signal::PrevStep);
+                Placed = true;
+              }
           }
+        }
       }
-      S.Acq |= Code[K] == Acquire;
+      S.Acq = (S.Acq & ~Kill[K]) | Acq[K];
     }
   };
   auto Edge = [&](uint32_t P, size_t X, State &S) {
-    S.Acq |= Skips && Skips->at(P, X).Acq != 0;
+    if (Skips)
+      S.Acq |= Skips->at(P, X).Acq;
     return true;
   };
   solveForward(FF, State(), Transfer, Edge);

@@ -157,13 +157,12 @@ struct Form {
   /// constants, or one ring. A stride of 1 (an unknown offset) is no
   /// evidence either way.
   bool onLatticeOf(const Form &D) const;
-  /// Whether an access of Size bytes at this form may touch the SSize
-  /// bytes at S, whose values all lie on this lattice's records: the same
-  /// base, S's stride a multiple of this one's, and S's bytes within this
-  /// access's bytes of some record (a read through a `selp` of two rings'
-  /// bases, smem + 448 + 20 * t, meets each ring's words, smem + 608 +
-  /// 20 * s and smem + 624 + 20 * s). A size of 0 is one byte; a stride of
-  /// 1 is no evidence.
+  /// Whether an access of Size units at this form and one of SSize at S
+  /// may touch a common unit: the same base (or none: two numbers), and
+  /// some record of the strides' gcd where the two ranges overlap (a read
+  /// through a `selp` of two rings' bases, smem + 448 + 20 * t, meets each
+  /// ring's words, smem + 608 + 20 * s and smem + 624 + 20 * s). A size of
+  /// 0 is one unit; a stride of 1 (an unknown offset) is no evidence.
   bool meets(uint64_t Size, const Form &S, uint64_t SSize) const;
 };
 

@@ -72,16 +72,16 @@ bool Form::onLatticeOf(const Form &D) const {
 bool Form::meets(uint64_t Size, const Form &S, uint64_t SSize) const {
   if (*this == S)
     return true;
-  if (Base < 0 || Base != S.Base || G == 1 || S.G == 1 ||
-      (G == 0) != (S.G == 0) || (G != 0 && S.G % G != 0))
+  if (Base != S.Base || G == 1 || S.G == 1)
     return false;
   int64_t R = int64_t(std::max<uint64_t>(Size, 1));
   int64_t W = int64_t(std::max<uint64_t>(SSize, 1));
-  if (G == 0)
+  int64_t M = gcd(G, S.G); // both lattices are within M's
+  if (M == 0)
     return S.C < C + R && C < S.C + W;
-  // Where S starts in this form's record, [0, G) from its constant.
-  int64_t D = ((S.C - C) % G + G) % G;
-  return D < R || D + W > G;
+  // Where S starts in the record of this form's bytes, [0, M).
+  int64_t D = ((S.C - C) % M + M) % M;
+  return D < R || D + W > M;
 }
 
 Form Form::either(const Form &A, const Form &B) {
