@@ -485,68 +485,19 @@ struct Skip {
   uint64_t Acq = 0, Rel = 0, Exact = 0;
 };
 
-/// A wait or a release that some threads branch around is the warp's:
-/// "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
-/// cluster-wide release), "if (warp == 0) wait" before a named barrier
-/// (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
-/// sm100). The edge that skips such a region (entered only from the
-/// branch, left only to the skip edge's target, at most 16 blocks) has the
-/// region's effect too.
+/// What the region each skip edge jumps over (SkipRegionMap) does: the
+/// edge has the region's effect too.
 class SkipRegions {
 public:
   /// Effect(K): what event K of Events does.
   template <class EffectFn>
-  SkipRegions(const FlowFunction &FF, const EventLists &Events, EffectFn Effect)
+  SkipRegions(const FlowFunction &FF, const SkipRegionMap &Map,
+              const EventLists &Events, EffectFn Effect)
       : FF(FF), Of(FF.Blocks.size() * 2) {
-    size_t NB = FF.Blocks.size();
-    std::vector<uint32_t> NPreds(NB, 0);
-    for (uint32_t B = 0; B < NB; ++B)
-      for (uint32_t S : FF.Blocks[B].Succs)
-        ++NPreds[S];
-    std::vector<uint32_t> Region;
-    // Per block: the number of the region search it was last added to
-    // (membership without a search of Region).
-    std::vector<uint32_t> Stamp(NB, 0);
-    uint32_t Search = 0;
-    for (uint32_t P = 0; P < NB; ++P) {
-      const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
-      if (Ss.size() != 2 || Ss[0] == Ss[1])
-        continue;
+    for (uint32_t P = 0; P < FF.Blocks.size(); ++P)
       for (size_t X = 0; X < 2; ++X) {
-        uint32_t J = Ss[X], Start = Ss[1 - X];
-        if (Start == P)
-          continue;
-        ++Search;
-        Region.assign(1, Start);
-        Stamp[Start] = Search;
-        bool Ok = true;
-        for (size_t R = 0; Ok && R < Region.size(); ++R) {
-          const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
-          Ok = !Rs.empty(); // an exit inside: not a skippable region
-          for (uint32_t N : Rs) {
-            if (N == J || Stamp[N] == Search)
-              continue;
-            if (N == P || Region.size() == 16) {
-              Ok = false;
-              break;
-            }
-            Region.push_back(N);
-            Stamp[N] = Search;
-          }
-        }
-        // Entered only from P (Start) or from inside (a spin loop's head
-        // is also its back edge's target).
-        for (size_t R = 0; Ok && R < Region.size(); ++R) {
-          uint32_t Inside = R == 0;
-          for (uint32_t Q : Region)
-            for (uint32_t N : FF.Blocks[Q].Succs)
-              Inside += N == Region[R];
-          Ok = Inside == NPreds[Region[R]];
-        }
-        if (!Ok)
-          continue;
         Skip &Sk = Of[P * 2 + X];
-        for (uint32_t Q : Region)
+        for (uint32_t Q : Map.at(P, X))
           for (uint32_t K : Events.of(Q)) {
             Skip E = Effect(K);
             Sk.Acq |= E.Acq;
@@ -554,7 +505,6 @@ public:
             Sk.Exact |= E.Exact;
           }
       }
-    }
   }
   /// The effect of the region that the edge from P to Succs[X] skips.
   const Skip &at(uint32_t P, size_t X) const {
@@ -762,7 +712,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     }
   };
   size_t NB = FF.Blocks.size();
-  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+  SkipRegions Skips(FF, C.skipRegions(), Events, [&](uint32_t K) {
     return Skip{At(K).Acquires, At(K).Releases};
   });
   auto SkipAt = [&](uint32_t P, size_t X) -> const Skip & {
@@ -1076,7 +1026,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       }
     }
   }
-  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+  SkipRegions Skips(FF, C.skipRegions(), Events, [&](uint32_t K) {
     return Skip{Acq(K), 0, Exact(K)};
   });
   struct State {

@@ -66,6 +66,35 @@ private:
   std::vector<uint32_t> Start, Ev;
 };
 
+/// The regions that some threads branch around: "if (pred) arrive" (the
+/// per-CTA arrive of a cluster-wide release), "if (warp == 0) wait" before
+/// a named barrier, "if (!token) wait" after a successful try_wait probe.
+/// For each block P with two successors and each X, the blocks of the
+/// region at the other successor that the edge to Succs[X] skips: entered
+/// only from P (or from inside: a spin loop's head is its back edge's
+/// target), left only to Succs[X], no exit inside, at most 16 blocks. CFG
+/// structure only, found once per function (FlowRuleContext::skipRegions());
+/// each rule folds its own effect over the blocks.
+class SkipRegionMap {
+public:
+  explicit SkipRegionMap(const FlowFunction &FF);
+  struct Range {
+    const uint32_t *B, *E;
+    const uint32_t *begin() const { return B; }
+    const uint32_t *end() const { return E; }
+  };
+  /// The blocks of the region that the edge from P to Succs[X] skips (none:
+  /// empty).
+  Range at(uint32_t P, size_t X) const {
+    size_t K = size_t(P) * 2 + X;
+    return {Blocks.data() + Start[K], Blocks.data() + Start[K + 1]};
+  }
+
+private:
+  std::vector<uint32_t> Start; ///< per P * 2 + X: offsets into Blocks
+  std::vector<uint32_t> Blocks;
+};
+
 /// Solves forward from block 0 with Entry, then replays every reached block
 /// with Report = true. Transfer(BlockIndex, State &, bool Report);
 /// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
