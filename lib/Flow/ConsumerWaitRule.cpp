@@ -363,7 +363,7 @@ unusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
       // (Or past a spin loop: "LAB_WAIT: try_wait; @P bra DONE; bra
       // LAB_WAIT; DONE:" enters DONE from the block before the last.)
       auto FlowsIn = [&](uint32_t P) {
-        const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+        const BlockSuccs &Ss = FF.Blocks[P].Succs;
         return std::find(Ss.begin(), Ss.end(), B) != Ss.end();
       };
       if (!FlowsIn(B - 1) && !(B >= 2 && FlowsIn(B - 2)))
@@ -455,7 +455,7 @@ std::optional<uint32_t> probeTestBefore(const FlowFunction &FF,
                                         const Form &Full) {
   uint32_t B = FF.blockOf(Rd);
   for (unsigned N = 0; B > 0 && N < 8; ++N) {
-    const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
+    const BlockSuccs &Ss = FF.Blocks[B - 1].Succs;
     if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
       break;
     --B;
@@ -747,7 +747,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   };
   auto OutOf = [&](uint32_t B) {
     uint64_t S = 0;
-    const std::vector<uint32_t> &Ss = FF.Blocks[B].Succs;
+    const BlockSuccs &Ss = FF.Blocks[B].Succs;
     for (size_t X = 0; X < Ss.size(); ++X) {
       const Skip &Sk = SkipAt(B, X);
       S |= Sk.Rel ? Sk.Rel : In[Ss[X]] & ~Sk.Acq;

@@ -18,7 +18,7 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
   std::vector<uint32_t> Stamp(NB, 0);
   uint32_t Search = 0;
   for (uint32_t P = 0; P < NB; ++P) {
-    const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+    const BlockSuccs &Ss = FF.Blocks[P].Succs;
     for (size_t X = 0; X < 2; ++X) {
       Start.push_back(uint32_t(Blocks.size()));
       if (Ss.size() != 2 || Ss[0] == Ss[1])
@@ -31,7 +31,7 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
       Stamp[First] = Search;
       bool Ok = true;
       for (size_t R = 0; Ok && R < Region.size(); ++R) {
-        const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
+        const BlockSuccs &Rs = FF.Blocks[Region[R]].Succs;
         Ok = !Rs.empty(); // an exit inside: not a skippable region
         for (uint32_t N : Rs) {
           if (N == J || Stamp[N] == Search)

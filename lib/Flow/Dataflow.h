@@ -133,7 +133,7 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
     Queued[B] = 0;
     S = In[B];
     Transfer(B, S, false);
-    const std::vector<uint32_t> &Succs = FF.Blocks[B].Succs;
+    const BlockSuccs &Succs = FF.Blocks[B].Succs;
     for (size_t X = 0; X < Succs.size(); ++X) {
       uint32_t Succ = Succs[X];
       // The last edge takes S itself: one copy fewer per visit.
@@ -188,6 +188,8 @@ inline uint8_t joinFact(uint8_t A, uint8_t B) {
 struct FactVector {
   std::vector<uint8_t> F;
   bool join(const FactVector &O) {
+    if (F == O.F)
+      return false; // the common case at a fixpoint: one compare of bytes
     bool Changed = false;
     for (size_t K = 0; K < F.size(); ++K) {
       uint8_t J = joinFact(F[K], O.F[K]);

@@ -476,7 +476,6 @@ void FlowFunction::build() {
   BlockOf[N] = uint32_t(Blocks.size() - 1);
   for (uint32_t B = 0; B < Blocks.size(); ++B) {
     Block &Bl = Blocks[B];
-    Bl.Succs.reserve(2); // a target and a fall-through at most
     bool HasNext = B + 1 < Blocks.size();
     if (Bl.Begin == Bl.End) {
       if (HasNext)
@@ -527,15 +526,19 @@ void FlowFunction::build() {
   auto IsEvent = [&](uint32_t K) {
     return Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0;
   };
+  EventPool.reserve(RoleInsts.size());
+  std::vector<uint32_t> EventStart;
+  EventStart.reserve(Blocks.size() + 1);
   for (Block &Bl : Blocks) {
-    uint32_t Count = 0; // one allocation per block, not one per doubling
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
-      Count += IsEvent(K);
-    Bl.Events.reserve(Count);
+    EventStart.push_back(uint32_t(EventPool.size()));
     for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
       if (IsEvent(K))
-        Bl.Events.push_back(K);
+        EventPool.push_back(K);
   }
+  EventStart.push_back(uint32_t(EventPool.size()));
+  for (size_t B = 0; B < Blocks.size(); ++B)
+    Blocks[B].Events = {EventPool.data() + EventStart[B],
+                        EventPool.data() + EventStart[B + 1]};
 }
 
 // --- register values ------------------------------------------------------------

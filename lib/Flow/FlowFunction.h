@@ -103,14 +103,35 @@ private:
   }
 };
 
+/// A block's successors: a branch target and the fall-through at most
+/// (brx makes a function unanalysable), kept inline.
+struct BlockSuccs {
+  uint32_t V[2] = {0, 0};
+  uint32_t N = 0;
+  size_t size() const { return N; }
+  bool empty() const { return N == 0; }
+  uint32_t operator[](size_t K) const { return V[K]; }
+  const uint32_t *begin() const { return V; }
+  const uint32_t *end() const { return V + N; }
+  void push_back(uint32_t S) { V[N++] = S; }
+};
+
+/// A run of instruction indices (a block's events, in FlowFunction's pool).
+struct InstRun {
+  const uint32_t *B = nullptr, *E = nullptr;
+  const uint32_t *begin() const { return B; }
+  const uint32_t *end() const { return E; }
+  size_t size() const { return size_t(E - B); }
+};
+
 struct Block {
   uint32_t Begin = 0, End = 0; ///< FlowInst indices
-  std::vector<uint32_t> Succs;
+  BlockSuccs Succs;
   bool FallsOffEnd = false; ///< control reaches the closing '}'
   /// The instructions a rule can act on, in order: those with a role
   /// (OpKind other than Other) and those that redefine an address base.
   /// Transfer functions walk these, not every arithmetic instruction.
-  std::vector<uint32_t> Events;
+  InstRun Events;
 };
 
 /// The form of a value, not the value: Base + C + G * t for an integer t
@@ -439,6 +460,7 @@ private:
   mutable NameTable BaseIndex;
   NameTable RegIndex;
   std::vector<Opnd> OpPool; ///< every decoded operand
+  std::vector<uint32_t> EventPool; ///< the blocks' events, block after block
   /// Points each instruction's Ops into OpPool (after it grew).
   void fixOps();
   /// The classification of Head (P: the parsed instruction, if any), from
