@@ -975,7 +975,11 @@ void runCompletionRules(const FlowRuleContext &C) {
   auto Edge = [&](uint32_t B, size_t X, CompState &S) {
     return !PC || PC->takeEdge(B, X, S.P, [&](auto &&Fn) { S.eachCond(Fn); });
   };
-  if (!solveForward(FF, Entry, Transfer, Edge))
+  auto Quiet = [&](uint32_t B) {
+    return FixEvents.none(B) &&
+           (!PC || (PC->edge(B, 0).size() == 0 && PC->edge(B, 1).size() == 0));
+  };
+  if (!solveForward(FF, Entry, Transfer, Edge, Quiet))
     return;
   for (const Candidate &Cd : WrongKind)
     EmitWrongKind(Cd.Site, Cd.Wait, Cd.BulkWait);

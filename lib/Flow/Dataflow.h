@@ -61,6 +61,8 @@ public:
   Range of(uint32_t Block) const {
     return {Ev.data() + Start[Block], Ev.data() + Start[Block + 1]};
   }
+  /// Whether Block has none of the events.
+  bool none(uint32_t Block) const { return Start[Block] == Start[Block + 1]; }
 
 private:
   std::vector<uint32_t> Start, Ev;
@@ -100,16 +102,13 @@ private:
 /// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
 /// its successor Succs[SuccIndex] and returns false where that edge cannot
 /// be taken (PathConditions::takeEdge).
-template <class State, class TransferFn>
+/// Quiet(BlockIndex): the fixpoint's Transfer(B, S, false) and Edge(B, X, S)
+/// leave S alone there (a block with none of the rule's events and no edge
+/// literal: most blocks of a large kernel). Such a block hands its in-state
+/// to its successors as it is, with no copy.
+template <class State, class TransferFn, class EdgeFn, class QuietFn>
 bool solveForward(const FlowFunction &FF, const State &Entry,
-                  TransferFn &&Transfer) {
-  return solveForward(FF, Entry, Transfer,
-                      [](uint32_t, size_t, State &) { return true; });
-}
-
-template <class State, class TransferFn, class EdgeFn>
-bool solveForward(const FlowFunction &FF, const State &Entry,
-                  TransferFn &&Transfer, EdgeFn &&Edge) {
+                  TransferFn &&Transfer, EdgeFn &&Edge, QuietFn &&Quiet) {
   size_t NB = FF.Blocks.size();
   if (NB == 0)
     return true;
@@ -125,35 +124,41 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
   Reached[0] = Queued[0] = 1;
   Work.push(0);
   size_t Steps = 0, Budget = 64 * NB + 4096;
+  auto Pass = [&](uint32_t Succ, const State &ES) {
+    bool Changed;
+    if (!Reached[Succ]) {
+      In[Succ] = ES;
+      Reached[Succ] = 1;
+      Changed = true;
+    } else {
+      Changed = In[Succ].join(ES);
+    }
+    if (Changed && !Queued[Succ]) {
+      Queued[Succ] = 1;
+      Work.push(Succ);
+    }
+  };
   while (!Work.empty()) {
     if (++Steps > Budget)
       return false;
     uint32_t B = Work.top();
     Work.pop();
     Queued[B] = 0;
+    const BlockSuccs &Succs = FF.Blocks[B].Succs;
+    if (Quiet(B)) {
+      for (uint32_t Succ : Succs)
+        Pass(Succ, In[B]);
+      continue;
+    }
     S = In[B];
     Transfer(B, S, false);
-    const BlockSuccs &Succs = FF.Blocks[B].Succs;
     for (size_t X = 0; X < Succs.size(); ++X) {
-      uint32_t Succ = Succs[X];
       // The last edge takes S itself: one copy fewer per visit.
       if (X + 1 < Succs.size())
         Copy = S;
       State &ES = X + 1 < Succs.size() ? Copy : S;
-      if (!Edge(B, X, ES))
-        continue;
-      bool Changed;
-      if (!Reached[Succ]) {
-        In[Succ] = ES;
-        Reached[Succ] = 1;
-        Changed = true;
-      } else {
-        Changed = In[Succ].join(ES);
-      }
-      if (Changed && !Queued[Succ]) {
-        Queued[Succ] = 1;
-        Work.push(Succ);
-      }
+      if (Edge(B, X, ES))
+        Pass(Succs[X], ES);
     }
   }
   for (uint32_t B = 0; B < NB; ++B)
@@ -162,6 +167,29 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
       Transfer(B, S, true);
     }
   return true;
+}
+
+/// Every edge taken as it is.
+struct AnyEdge {
+  template <class State> bool operator()(uint32_t, size_t, State &) const {
+    return true;
+  }
+};
+/// No block is known to be quiet.
+struct NoQuiet {
+  bool operator()(uint32_t) const { return false; }
+};
+
+template <class State, class TransferFn, class EdgeFn>
+bool solveForward(const FlowFunction &FF, const State &Entry,
+                  TransferFn &&Transfer, EdgeFn &&Edge) {
+  return solveForward(FF, Entry, Transfer, Edge, NoQuiet());
+}
+
+template <class State, class TransferFn>
+bool solveForward(const FlowFunction &FF, const State &Entry,
+                  TransferFn &&Transfer) {
+  return solveForward(FF, Entry, Transfer, AnyEdge(), NoQuiet());
 }
 
 /// The per-fact lattice most flow rules use. Absent (the fact's instruction

@@ -211,7 +211,8 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       }
     }
   };
-  solveForward(FF, Init, Transfer);
+  solveForward(FF, Init, Transfer, AnyEdge(),
+               [&](uint32_t B) { return Events.none(B); });
 }
 
 } // namespace flow

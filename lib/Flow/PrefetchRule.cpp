@@ -131,7 +131,8 @@ void runPrefetchRule(const FlowRuleContext &C) {
     if (Report && Bl.FallsOffEnd)
       AtExit.join(S);
   };
-  if (!solveForward(FF, Entry, Transfer))
+  if (!solveForward(FF, Entry, Transfer, AnyEdge(),
+                    [&](uint32_t B) { return FF.Blocks[B].Events.size() == 0; }))
     return;
   for (size_t X = 0; X < Sites.size(); ++X) {
     if (AtExit.F[X] != PUnreadSaw)
