@@ -975,7 +975,9 @@ void runCompletionRules(const FlowRuleContext &C) {
   auto Edge = [&](uint32_t B, size_t X, CompState &S) {
     return !PC || PC->takeEdge(B, X, S.P, [&](auto &&Fn) { S.eachCond(Fn); });
   };
-  auto Quiet = [&](uint32_t B) {
+  auto Quiet = [&](uint32_t B, bool Report) {
+    if (Report)
+      return ReportEvents.none(B) && !FF.Blocks[B].FallsOffEnd;
     return FixEvents.none(B) &&
            (!PC || (PC->edge(B, 0).size() == 0 && PC->edge(B, 1).size() == 0));
   };

@@ -45,6 +45,7 @@
 #include "Flow/FlowRules.h"
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <unordered_map>
 
@@ -98,18 +99,22 @@ private:
 /// (rules ask per window).
 class BarrierForms {
 public:
-  explicit BarrierForms(const FlowFunction &FF) : FF(FF) {}
+  explicit BarrierForms(const FlowFunction &FF)
+      : FF(FF), Slot(FF.Insts.size(), -1) {}
   const Shape &operator()(uint32_t K) {
-    auto It = Memo.find(K);
-    if (It != Memo.end())
-      return It->second;
-    const FlowInst &I = FF.Insts[K];
-    return Memo.emplace(K, FF.form(FF.operand(I, I.Op.MbarOp), K)).first->second;
+    int32_t &X = Slot[K];
+    if (X < 0) {
+      const FlowInst &I = FF.Insts[K];
+      X = int32_t(Forms.size());
+      Forms.push_back(FF.form(FF.operand(I, I.Op.MbarOp), K));
+    }
+    return Forms[size_t(X)];
   }
 
 private:
   const FlowFunction &FF;
-  std::unordered_map<uint32_t, Shape> Memo;
+  std::vector<int32_t> Slot; ///< per instruction: its form's index, -1
+  std::deque<Shape> Forms;   ///< stable references as it grows
 };
 
 /// An instruction that fills shared memory asynchronously and signals an

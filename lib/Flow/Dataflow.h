@@ -102,10 +102,11 @@ private:
 /// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
 /// its successor Succs[SuccIndex] and returns false where that edge cannot
 /// be taken (PathConditions::takeEdge).
-/// Quiet(BlockIndex): the fixpoint's Transfer(B, S, false) and Edge(B, X, S)
-/// leave S alone there (a block with none of the rule's events and no edge
-/// literal: most blocks of a large kernel). Such a block hands its in-state
-/// to its successors as it is, with no copy.
+/// Quiet(BlockIndex, Report): Transfer(B, S, Report) leaves S alone and
+/// reports nothing there, and so does Edge(B, X, S) (a block with none of
+/// the rule's events and no edge literal: most blocks of a large kernel).
+/// Such a block hands its in-state to its successors as it is, with no
+/// copy, and is not replayed.
 template <class State, class TransferFn, class EdgeFn, class QuietFn>
 bool solveForward(const FlowFunction &FF, const State &Entry,
                   TransferFn &&Transfer, EdgeFn &&Edge, QuietFn &&Quiet) {
@@ -145,7 +146,7 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
     Work.pop();
     Queued[B] = 0;
     const BlockSuccs &Succs = FF.Blocks[B].Succs;
-    if (Quiet(B)) {
+    if (Quiet(B, false)) {
       for (uint32_t Succ : Succs)
         Pass(Succ, In[B]);
       continue;
@@ -162,7 +163,7 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
     }
   }
   for (uint32_t B = 0; B < NB; ++B)
-    if (Reached[B]) {
+    if (Reached[B] && !Quiet(B, true)) {
       S = In[B];
       Transfer(B, S, true);
     }
@@ -177,7 +178,7 @@ struct AnyEdge {
 };
 /// No block is known to be quiet.
 struct NoQuiet {
-  bool operator()(uint32_t) const { return false; }
+  bool operator()(uint32_t, bool) const { return false; }
 };
 
 template <class State, class TransferFn, class EdgeFn>

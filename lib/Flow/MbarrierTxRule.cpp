@@ -22,12 +22,12 @@ namespace ptxlint {
 namespace flow {
 namespace {
 
-struct Entry {
-  enum Kind : uint8_t { Absent, Known, Unknown } K = Absent;
+struct Entry { // 32 bytes: states copy a vector of these per block visit
   int64_t Expected = 0, Signalled = 0;
-  bool HasExpect = false, HasSignal = false;
   int32_t Guard = 0;
   int32_t ExpectAt = -1, SignalAt = -1; ///< first contributions (notes)
+  enum Kind : uint8_t { Absent, Known, Unknown } K = Absent;
+  bool HasExpect = false, HasSignal = false;
   bool sameFacts(const Entry &O) const {
     return Expected == O.Expected && Signalled == O.Signalled &&
            HasExpect == O.HasExpect && HasSignal == O.HasSignal &&
@@ -212,7 +212,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     }
   };
   solveForward(FF, Init, Transfer, AnyEdge(),
-               [&](uint32_t B) { return Events.none(B); });
+               [&](uint32_t B, bool) { return Events.none(B); });
 }
 
 } // namespace flow

@@ -132,7 +132,10 @@ void runPrefetchRule(const FlowRuleContext &C) {
       AtExit.join(S);
   };
   if (!solveForward(FF, Entry, Transfer, AnyEdge(),
-                    [&](uint32_t B) { return FF.Blocks[B].Events.size() == 0; }))
+                    [&](uint32_t B, bool Report) {
+                      const Block &Bl = FF.Blocks[B];
+                      return Bl.Events.size() == 0 && !(Report && Bl.FallsOffEnd);
+                    }))
     return;
   for (size_t X = 0; X < Sites.size(); ++X) {
     if (AtExit.F[X] != PUnreadSaw)

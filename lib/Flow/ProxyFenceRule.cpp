@@ -321,7 +321,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     }
   };
   solveForward(FF, Entry, Transfer, AnyEdge(),
-               [&](uint32_t B) { return Events.none(B); });
+               [&](uint32_t B, bool) { return Events.none(B); });
 }
 
 } // namespace flow

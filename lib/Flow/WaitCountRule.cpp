@@ -172,7 +172,7 @@ void runWaitCountRule(const FlowRuleContext &C) {
     }
   };
   solveForward(FF, Entry, Transfer, AnyEdge(),
-               [&](uint32_t B) { return Events.none(B); });
+               [&](uint32_t B, bool) { return Events.none(B); });
   for (const NoOp &W : NoOps) {
     if (std::find(Effective.begin(), Effective.end(),
                   std::make_pair(W.Slot, W.N)) != Effective.end())
