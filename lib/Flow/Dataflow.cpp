@@ -16,6 +16,7 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
   // Per block: the number of the region search it was last added to
   // (membership without a search of Region).
   std::vector<uint32_t> Stamp(NB, 0);
+  std::vector<uint32_t> Inside(NB, 0); ///< edges into a block from its region
   uint32_t Search = 0;
   for (uint32_t P = 0; P < NB; ++P) {
     const BlockSuccs &Ss = FF.Blocks[P].Succs;
@@ -44,13 +45,18 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
           Stamp[N] = Search;
         }
       }
-      // Entered only from P (First) or from inside.
-      for (size_t R = 0; Ok && R < Region.size(); ++R) {
-        uint32_t Inside = R == 0;
+      // Entered only from P (First) or from inside: every predecessor edge
+      // of a region block comes from the region (First: all but P's).
+      if (Ok) {
+        for (uint32_t Q : Region)
+          Inside[Q] = 0;
+        Inside[First] = 1;
         for (uint32_t Q : Region)
           for (uint32_t N : FF.Blocks[Q].Succs)
-            Inside += N == Region[R];
-        Ok = Inside == NPreds[Region[R]];
+            if (Stamp[N] == Search)
+              ++Inside[N];
+        for (uint32_t Q : Region)
+          Ok = Ok && Inside[Q] == NPreds[Q];
       }
       if (Ok)
         Blocks.insert(Blocks.end(), Region.begin(), Region.end());
