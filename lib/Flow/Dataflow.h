@@ -15,7 +15,9 @@
 
 #include "Flow/FlowFunction.h"
 
+#include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -213,9 +215,33 @@ inline uint8_t joinFact(uint8_t A, uint8_t B) {
   return Mixed;
 }
 
+/// The facts of at most 64 sites (the rules that use FactVector cap their
+/// sites there), inline: states are copied on every block visit, and a
+/// vector allocated for each block's first in-state.
+struct FactBytes {
+  static constexpr size_t Max = 64;
+  uint8_t V[Max] = {};
+  uint32_t N = 0;
+  void assign(size_t Count, uint8_t X) {
+    assert(Count <= Max);
+    N = uint32_t(Count);
+    std::memset(V, X, Count);
+  }
+  size_t size() const { return N; }
+  uint8_t &operator[](size_t K) { return V[K]; }
+  uint8_t operator[](size_t K) const { return V[K]; }
+  uint8_t *begin() { return V; }
+  uint8_t *end() { return V + N; }
+  const uint8_t *begin() const { return V; }
+  const uint8_t *end() const { return V + N; }
+  bool operator==(const FactBytes &O) const {
+    return N == O.N && std::memcmp(V, O.V, N) == 0;
+  }
+};
+
 /// A vector of facts, joined element-wise.
 struct FactVector {
-  std::vector<uint8_t> F;
+  FactBytes F;
   bool join(const FactVector &O) {
     if (F == O.F)
       return false; // the common case at a fixpoint: one compare of bytes
