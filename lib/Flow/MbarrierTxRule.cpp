@@ -35,8 +35,26 @@ struct Entry { // 32 bytes: states copy a vector of these per block visit
   }
 };
 
+constexpr size_t MaxBarriers = 16;
+
+/// One entry per barrier, inline (states are copied on every block visit).
+struct TxEntries {
+  Entry V[MaxBarriers];
+  uint32_t N = 0;
+  void assign(size_t Count, const Entry &X) {
+    N = uint32_t(Count);
+    for (size_t K = 0; K < Count; ++K)
+      V[K] = X;
+  }
+  size_t size() const { return N; }
+  Entry &operator[](size_t K) { return V[K]; }
+  const Entry &operator[](size_t K) const { return V[K]; }
+  Entry *begin() { return V; }
+  Entry *end() { return V + N; }
+};
+
 struct TxState {
-  std::vector<Entry> E;
+  TxEntries E;
   bool join(const TxState &O) {
     bool Changed = false;
     for (size_t K = 0; K < E.size(); ++K) {
@@ -67,8 +85,6 @@ struct TxState {
     return Changed;
   }
 };
-
-constexpr size_t MaxBarriers = 16;
 
 } // namespace
 
