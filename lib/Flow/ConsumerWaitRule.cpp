@@ -117,6 +117,12 @@ private:
   std::deque<Shape> Forms;   ///< stable references as it grows
 };
 
+/// tcgen05.alloc: writes the address of the tensor memory it allocated to
+/// the shared-memory word its first operand addresses.
+bool isTmemAlloc(const FlowInst &I) {
+  return I.Head.substr(0, 13) == "tcgen05.alloc";
+}
+
 /// An instruction that fills shared memory asynchronously and signals an
 /// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
 /// clusterlaunchcontrol.try_cancel (its response).
@@ -269,22 +275,25 @@ bool readAfter(const FlowFunction &FF, uint32_t J, std::string_view Reg) {
   return false;
 }
 
+/// What the instruction J that noteMissingWait() starts from is.
+enum class Signal {
+  Address,   ///< computes the barrier's address, which no wait uses
+  OwnSignal, ///< the thread's own arrive / expect_tx on the barrier
+  ProbeTest, ///< tests a probe's result: "if (!token) wait"
+  Published, ///< computes the address of a publishing barrier, which no
+             ///< wait uses (runPublishRule)
+};
+
 /// The notes where a wait is missing: J computes the address of its
 /// barrier, and the wait goes at the next instruction before Limit that is
 /// not a move -- for a read (BeforeRead), past a forward branch around
 /// optional code (CUTLASS 70: "@p bra L; mov; L: wait"), where the paths
 /// join; for a stage's acquire, before such a branch (it skips the stage's
-/// use: 70's "no k-tiles" branch around the MMA loop).
-/// (OwnSignal: J is the thread's own signal of that barrier, and the wait
-/// goes after it and after the computations that only a wait would read,
-/// its phase parity: TK's "arrive.expect_tx [b]; shr; and; wait [b], parity".)
-/// What J is to noteMissingWait().
-enum class Signal {
-  Address,   ///< computes the barrier's address, which no wait uses
-  OwnSignal, ///< the thread's own arrive / expect_tx on the barrier
-  ProbeTest, ///< tests a probe's result: "if (!token) wait"
-};
-
+/// use: 70's "no k-tiles" branch around the MMA loop). Where J is not an
+/// address (What), the read at Limit itself when nothing else is left;
+/// after the thread's own signal, also past the computations that only the
+/// wait would read, its phase parity (TK's "arrive.expect_tx [b]; shr; and;
+/// wait [b], parity").
 void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
                      FlowDiag &D, bool BeforeRead = true,
                      Signal What = Signal::Address) {
@@ -324,8 +333,6 @@ void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
       Dead[X - J] = !Live;
     }
   }
-  // (The read itself, when nothing else is left before it, for a signal or
-  // a probe's test: the wait goes right before the read.)
   for (uint32_t X = J + 1; X < Limit || (X == Limit && What != Signal::Address); ++X) {
     if (opWord(FF.Insts[X].Head) == "mov" || (X - J < Dead.size() && Dead[X - J]))
       continue;
@@ -418,7 +425,7 @@ std::optional<uint32_t> ownSignalBefore(const FlowFunction &FF,
   return std::nullopt;
 }
 
-/// Whether register Reg (defined before At) holds, through its definitions
+/// Whether register Reg holds, through its definitions
 /// (selp, setp, moves: at most a few steps), the result of a try_wait probe
 /// (one that does not block) on a barrier of class Full.
 bool fromProbe(const FlowFunction &FF, const BarrierArrays &Arr,
@@ -472,16 +479,93 @@ std::optional<uint32_t> probeTestBefore(const FlowFunction &FF,
   return std::nullopt;
 }
 
-void noteUnusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
-                              uint32_t Rd, const Form &Full, FlowDiag &D) {
+/// Where the wait that the read at Rd misses goes, found near the read:
+/// an unused address of the class, a probe's test, the thread's own
+/// signal; with Anywhere, else the first unused address of the class.
+struct WaitPlace {
+  uint32_t At, Limit;
+  Signal What;
+};
+std::optional<WaitPlace> waitPlace(const FlowFunction &FF,
+                                   const BarrierArrays &Arr, uint32_t Rd,
+                                   const Form &Full, bool Anywhere) {
   if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, false))
-    noteMissingWait(FF, At->first, At->second, D);
-  else if (auto Test = probeTestBefore(FF, Arr, Rd, Full))
-    noteMissingWait(FF, *Test, Rd, D, true, Signal::ProbeTest);
-  else if (auto Sig = ownSignalBefore(FF, Arr, Rd, Full))
-    noteMissingWait(FF, *Sig, Rd, D, true, Signal::OwnSignal);
-  else if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, true))
-    noteMissingWait(FF, At->first, At->second, D);
+    return WaitPlace{At->first, At->second, Signal::Address};
+  if (auto Test = probeTestBefore(FF, Arr, Rd, Full))
+    return WaitPlace{*Test, Rd, Signal::ProbeTest};
+  if (auto Sig = ownSignalBefore(FF, Arr, Rd, Full))
+    return WaitPlace{*Sig, Rd, Signal::OwnSignal};
+  if (auto At = unusedBarrierAddress(FF, Arr, Rd, Full, Anywhere))
+    return WaitPlace{At->first, At->second, Signal::Address};
+  return std::nullopt;
+}
+
+/// Whether some thread stores what the read at Rd reads (the same address
+/// form) and then, with no wait between, signals a barrier of form W: the
+/// read is that hand-off's.
+template <class FormsFn>
+bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
+                         uint32_t Rd, const Form &W, FormsFn &BarrierOf) {
+  const FlowInst &R = FF.Insts[Rd];
+  std::optional<Form> RF = FF.form(FF.operand(R, R.Op.SrcOp), Rd);
+  if (!RF || RF->Base < 0)
+    return false;
+  for (uint32_t K : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind != OpKind::MbarArrive || !Arr.mayBeSame(BarrierOf(K), W))
+      continue;
+    for (uint32_t X = K, N = 0; X-- > 0 && N < 16; ++N) {
+      const FlowInst &S = FF.Insts[X];
+      if (S.Op.Kind == OpKind::MbarWait)
+        break;
+      if (S.Op.Kind == OpKind::Store && FF.form(FF.operand(S, S.Op.DstOp), X) == RF)
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether the mbarrier operation nearest before the read at Rd, in the
+/// straight-line code that leads to it (its block, then up to 3 times the
+/// block's only predecessor), is a blocking wait on a barrier no fill
+/// signals, which a thread signals after storing what the read reads: the
+/// read is in the acquire window of that hand-off (57's tile scheduler: a
+/// wait on its own full barrier, then the read of the response a producer
+/// warp stored), not of a fill's.
+template <class FormsFn>
+bool guardedByOtherPipeline(const FlowFunction &FF, const BarrierArrays &Arr,
+                            uint32_t Rd, const std::vector<Form> &Full,
+                            FormsFn &BarrierOf) {
+  uint32_t B = FF.blockOf(Rd);
+  for (unsigned Step = 0; Step < 4; ++Step) {
+    const std::vector<uint32_t> &Ev = FF.Blocks[B].Events;
+    for (size_t N = Ev.size(); N-- > 0;) {
+      uint32_t X = Ev[N];
+      const FlowInst &I = FF.Insts[X];
+      if (X >= Rd || I.Op.MbarOp < 0)
+        continue;
+      if (I.Op.Kind != OpKind::MbarWait || !blocksUntilDone(FF, X))
+        return false;
+      const Shape &W = BarrierOf(X);
+      if (!W)
+        return false;
+      for (const Form &F : Full)
+        if (Arr.mayBeSame(W, F))
+          return false;
+      return storedThenSignalled(FF, Arr, Rd, *W, BarrierOf);
+    }
+    // The only predecessor (a spin loop's head, entered from the block
+    // laid out before it).
+    int64_t Pred = -1;
+    for (uint32_t P = B >= 64 ? B - 64 : 0; P < FF.Blocks.size() && P < B + 64; ++P)
+      for (uint32_t S : FF.Blocks[P].Succs)
+        if (S == B && P != B)
+          Pred = Pred < 0 ? int64_t(P) : -2;
+    if (Pred < 0)
+      return false;
+    B = uint32_t(Pred);
+  }
+  return false;
 }
 
 /// What a region of code does to the acquired / released class sets
@@ -770,33 +854,78 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (uint32_t B = 0; B < NB; ++B)
     Back(B, OutOf(B), true);
 
-  // One report per full class: its first read in program order.
-  uint64_t Reported = 0;
-  for (uint32_t B = 0; B < NB; ++B) {
+  // One report per full class: its first read in program order, or the
+  // first of its next reads near which the missing wait's place shows (a
+  // persistent kernel's first read in the text may be reached only around
+  // the loop).
+  // Where tcgen05.alloc writes the tensor-memory address it allocated (a
+  // constant shared address, 74's smem + 384): a read of that word is the
+  // allocation's hand-off (a named barrier), not a read of a fill's bytes.
+  // Looked up only when such a read would be reported.
+  std::optional<std::vector<AddrKey>> AllocDests;
+  auto AllocSlot = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind != OpKind::Load)
+      return false;
+    AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
+    if (!A.valid() || !A.OffKnown)
+      return false;
+    if (!AllocDests) {
+      AllocDests.emplace();
+      for (const FlowInst &J : FF.Insts)
+        if (isTmemAlloc(J))
+          if (AddrKey D = FF.address(FF.operand(J, 0)); D.valid() && D.OffKnown)
+            AllocDests->push_back(D);
+    }
+    return std::find(AllocDests->begin(), AllocDests->end(), A) != AllocDests->end();
+  };
+  std::vector<std::pair<uint32_t, uint64_t>> Flagged; // read, its classes
+  for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t K : Events.of(B)) {
       // The read's own classes: those whose release comes next after it.
       // A read none of whose own classes is waited on; where one is (a
       // thread that skips its own release, then reaches another
       // pipeline's), silent.
       uint64_t Own = At(K).ReleasedAfter;
-      uint64_t M = At(K).NotAcquired & Own & ~Reported;
-      if (!At(K).IsRead || !M || (Own & ~At(K).NotAcquired))
-        continue;
-      Reported |= M;
-      size_t F = 0;
-      while (!(M >> F & 1))
-        ++F;
-      const FlowInst &Rd = FF.Insts[K];
-      auto D = C.likely(rules::FlowReadBeforeComplete, Rd.Range,
-                        "this shared-memory read may run before the copy "
-                        "that fills the buffer completes: no "
-                        "mbarrier.try_wait on the barrier the copy signals "
-                        "precedes it since the buffer was last released");
-      D.note(FF.Insts[FirstFill[F]].Range,
-             "this copy fills shared memory and signals that mbarrier; its "
-             "consumer must wait on it before reading");
-      noteUnusedBarrierAddress(FF, Arr, K, Full[F], D);
+      uint64_t M = At(K).NotAcquired & Own;
+      if (At(K).IsRead && M && !(Own & ~At(K).NotAcquired) &&
+          !guardedByOtherPipeline(FF, Arr, K, Full, BarrierOf) &&
+          !AllocSlot(K))
+        Flagged.emplace_back(K, M);
     }
+  uint64_t Reported = 0;
+  for (size_t X = 0; X < Flagged.size(); ++X) {
+    uint64_t M = Flagged[X].second & ~Reported;
+    if (!M)
+      continue;
+    size_t F = 0;
+    while (!(M >> F & 1))
+      ++F;
+    size_t Pick = X;
+    std::optional<WaitPlace> Place;
+    for (size_t Y = X, N = 0; Y < Flagged.size() && N < 16 && !Place; ++Y)
+      if (Flagged[Y].second >> F & 1) {
+        ++N;
+        if ((Place = waitPlace(FF, Arr, Flagged[Y].first, Full[F], false)))
+          Pick = Y;
+      }
+    uint32_t K = Flagged[Pick].first;
+    Reported |= Flagged[Pick].second | uint64_t(1) << F;
+    if (Flagged[X].second & ~Reported)
+      --X; // its other classes next
+    if (!Place)
+      Place = waitPlace(FF, Arr, K, Full[F], true);
+    const FlowInst &Rd = FF.Insts[K];
+    auto D = C.likely(rules::FlowReadBeforeComplete, Rd.Range,
+                      "this shared-memory read may run before the copy "
+                      "that fills the buffer completes: no "
+                      "mbarrier.try_wait on the barrier the copy signals "
+                      "precedes it since the buffer was last released");
+    D.note(FF.Insts[FirstFill[F]].Range,
+           "this copy fills shared memory and signals that mbarrier; its "
+           "consumer must wait on it before reading");
+    if (Place)
+      noteMissingWait(FF, Place->At, Place->Limit, D, true, Place->What);
   }
 }
 
@@ -1101,6 +1230,184 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     return true;
   };
   solveForward(FF, State(), Transfer, Edge);
+}
+
+} // namespace flow
+} // namespace ptxlint
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+/// A shared variable one thread writes and then publishes with an arrive
+/// on a barrier: TK's "tcgen05.alloc [tmem_addr]; mbarrier.arrive
+/// [tmem_provisioned]", after which every warp waits on tmem_provisioned
+/// and reads tmem_addr.
+struct Publish {
+  int32_t Var;       ///< the variable's shared symbol
+  AddrKey Bar;       ///< the barrier (a constant address)
+  uint32_t Write, Arrive;
+  /// The CTA/cluster barriers the writer reaches after its arrive (sorted):
+  /// a reader that passes one of them is ordered after the write too.
+  std::vector<uint32_t> BarsAfter;
+};
+
+/// The write of a whole shared symbol among the 16 instructions before the
+/// arrive at K (no mbarrier wait between): a generic store or
+/// tcgen05.alloc, which writes the allocated address to shared memory.
+std::optional<std::pair<uint32_t, int32_t>>
+publishedWrite(const FlowFunction &FF, uint32_t K, int32_t BarBase) {
+  for (uint32_t X = K, N = 0; X-- > 0 && N < 16; ++N) {
+    const FlowInst &I = FF.Insts[X];
+    if (I.Op.Kind == OpKind::MbarWait)
+      break;
+    int8_t Dst = I.Op.Kind == OpKind::Store ? I.Op.DstOp : isTmemAlloc(I) ? 0 : -1;
+    if (Dst < 0)
+      continue;
+    AddrKey A = FF.address(FF.operand(I, Dst));
+    // A symbol of its own (a dynamic shared array holds buffers that the
+    // consumer windows bind), not the barrier's.
+    if (FF.isSharedBase(A.Base) && A.Base != BarBase &&
+        FF.Bases[size_t(A.Base)].Bytes != 0 && FF.Bases[size_t(A.Base)].Bytes <= 16)
+      return std::make_pair(X, A.Base);
+  }
+  return std::nullopt;
+}
+
+/// Must-state: the publishes surely acquired (bit per Publish).
+struct PubState {
+  uint64_t Acq = 0;
+  bool join(const PubState &O) {
+    uint64_t N = Acq & O.Acq;
+    bool Changed = N != Acq;
+    Acq = N;
+    return Changed;
+  }
+};
+
+} // namespace
+
+void runPublishRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  std::vector<Publish> Pubs;
+  for (uint32_t K : FF.RoleInsts) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind != OpKind::MbarArrive || Pubs.size() == 64)
+      continue;
+    AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
+    if (!FF.isSharedBase(Bar.Base) || !Bar.OffKnown)
+      continue;
+    auto W = publishedWrite(FF, K, Bar.Base);
+    if (!W)
+      continue;
+    bool Dup = false;
+    for (const Publish &P : Pubs)
+      Dup |= P.Var == W->second && P.Bar == Bar;
+    if (!Dup)
+      Pubs.push_back({W->second, Bar, W->first, K, {}});
+  }
+  if (Pubs.empty())
+    return;
+  // The CTA and cluster barriers the writer reaches after its arrive
+  // order the write before the reads of the threads that pass them too
+  // (not a barrier before the write: a kernel's setup bar.sync).
+  std::vector<char> Seen(FF.Blocks.size(), 0);
+  for (Publish &P : Pubs) {
+    std::fill(Seen.begin(), Seen.end(), 0);
+    std::vector<uint32_t> Work(1, FF.blockOf(P.Arrive));
+    for (size_t N = 0; N < Work.size() && N < 4096; ++N) {
+      const Block &Bl = FF.Blocks[Work[N]];
+      for (uint32_t K : Bl.Events)
+        if ((N > 0 || K > P.Arrive) && FF.Insts[K].Op.Kind == OpKind::Barrier)
+          P.BarsAfter.push_back(K);
+      for (uint32_t S : Bl.Succs)
+        if (!Seen[S]) {
+          Seen[S] = 1;
+          Work.push_back(S);
+        }
+    }
+    std::sort(P.BarsAfter.begin(), P.BarsAfter.end());
+  }
+  auto ReadOf = [&](const FlowInst &I) -> int32_t {
+    if (I.Op.Kind != OpKind::Load ||
+        !(I.Op.Src == Space::SharedCta || I.Op.Src == Space::SharedCluster ||
+          I.Op.Src == Space::Generic))
+      return -1;
+    return FF.address(FF.operand(I, I.Op.SrcOp)).Base;
+  };
+  auto Effect = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    uint64_t M = 0;
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+      return ~uint64_t(0);
+    for (size_t X = 0; X < Pubs.size(); ++X) {
+      const Publish &P = Pubs[X];
+      if (K == P.Write ||
+          (I.Op.Kind == OpKind::MbarWait &&
+           FF.address(FF.operand(I, I.Op.MbarOp)) == P.Bar && blocksUntilDone(FF, K)) ||
+          (I.Op.Kind == OpKind::Barrier &&
+           std::binary_search(P.BarsAfter.begin(), P.BarsAfter.end(), K)))
+        M |= uint64_t(1) << X;
+    }
+    return M;
+  };
+  // (The writes as extra events: tcgen05.alloc has no role of its own.)
+  std::vector<uint32_t> Writes;
+  for (const Publish &P : Pubs)
+    Writes.push_back(P.Write);
+  std::sort(Writes.begin(), Writes.end());
+  Writes.erase(std::unique(Writes.begin(), Writes.end()), Writes.end());
+  EventLists Events(
+      FF,
+      [&](uint32_t K) {
+        const FlowInst &I = FF.Insts[K];
+        if (I.Op.Kind == OpKind::MbarWait || I.Op.Kind == OpKind::Barrier ||
+            I.Op.Kind == OpKind::Call)
+          return true;
+        if (int32_t B = ReadOf(I); B >= 0)
+          for (const Publish &P : Pubs)
+            if (P.Var == B)
+              return true;
+        return false;
+      },
+      &Writes);
+  std::vector<char> ReportedVar(FF.Bases.size(), 0);
+  auto Transfer = [&](uint32_t B, PubState &S, bool Report) {
+    for (uint32_t K : Events.of(B)) {
+      const FlowInst &I = FF.Insts[K];
+      int32_t V = ReadOf(I);
+      if (Report && V >= 0 && !ReportedVar[size_t(V)]) {
+        int Missing = -1;
+        bool Acquired = false;
+        for (size_t X = 0; X < Pubs.size(); ++X)
+          if (Pubs[X].Var == V) {
+            Acquired |= (S.Acq >> X & 1) != 0;
+            if (Missing < 0)
+              Missing = int(X);
+          }
+        if (Missing >= 0 && !Acquired) {
+          ReportedVar[size_t(V)] = 1;
+          const Publish &P = Pubs[size_t(Missing)];
+          auto D = C.likely(rules::FlowReadBeforeComplete, I.Range,
+                            "this read of a shared variable may run before "
+                            "the thread that writes it publishes it: no "
+                            "mbarrier.try_wait on the barrier it arrives on "
+                            "precedes it");
+          D.note(FF.Insts[P.Write].Range, "the variable is written here");
+          D.note(FF.Insts[P.Arrive].Range,
+                 "and published with this arrive; wait on that mbarrier "
+                 "before reading it");
+          BarrierArrays NoArrays;
+          Form Bar = Form::symbol(P.Bar.Base);
+          Bar.C = P.Bar.Off;
+          if (auto At = unusedBarrierAddress(FF, NoArrays, K, Bar, false))
+            noteMissingWait(FF, At->first, K, D, true, Signal::Published);
+        }
+      }
+      S.Acq |= Effect(K);
+    }
+  };
+  solveForward(FF, PubState(), Transfer);
 }
 
 } // namespace flow

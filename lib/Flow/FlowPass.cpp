@@ -113,6 +113,7 @@ const std::vector<FlowRuleEntry> &flowRules() {
       {"completion", {}, true, runCompletionRules},
       {"consumer-wait", {OpKind::MbarWait}, true, runConsumerWaitRule},
       {"stage-acquire", {OpKind::MmaCommitArrive}, true, runStageAcquireRule},
+      {"publish", {OpKind::MbarArrive}, true, runPublishRule},
       {"wait-group-noop", {OpKind::CpAsyncWait, OpKind::BulkWait}, true,
        runWaitCountRule},
       {"mbarrier-tx", {OpKind::MbarExpectTx, OpKind::MbarArriveExpectTx}, true,

@@ -156,6 +156,10 @@ void runConsumerWaitRule(const FlowRuleContext &C);
 /// F407 across roles, the other way: a signal that hands a stage of a
 /// ring to its waiters, with no wait on the barrier they release it with.
 void runStageAcquireRule(const FlowRuleContext &C);
+/// F407 across roles, a one-shot hand-off: a read of a shared variable
+/// that another thread writes and publishes with an mbarrier arrive, with
+/// no wait on that barrier before it.
+void runPublishRule(const FlowRuleContext &C);
 /// F403: wait_group N that waits for nothing, negative N.
 void runWaitCountRule(const FlowRuleContext &C);
 /// F404: mbarrier transaction byte accounting.
