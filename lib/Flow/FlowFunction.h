@@ -122,6 +122,7 @@ struct InstRun {
   const uint32_t *begin() const { return B; }
   const uint32_t *end() const { return E; }
   size_t size() const { return size_t(E - B); }
+  uint32_t operator[](size_t K) const { return B[K]; }
 };
 
 struct Block {
