@@ -538,7 +538,7 @@ bool guardedByOtherPipeline(const FlowFunction &FF, const BarrierArrays &Arr,
                             FormsFn &BarrierOf) {
   uint32_t B = FF.blockOf(Rd);
   for (unsigned Step = 0; Step < 4; ++Step) {
-    const InstRun &Ev = FF.Blocks[B].Events;
+    const IndexRun &Ev = FF.Blocks[B].Events;
     for (size_t N = Ev.size(); N-- > 0;) {
       uint32_t X = Ev[N];
       const FlowInst &I = FF.Insts[X];

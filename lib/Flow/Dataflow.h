@@ -55,11 +55,7 @@ public:
     }
     Start.push_back(uint32_t(Ev.size()));
   }
-  struct Range {
-    const uint32_t *B, *E;
-    const uint32_t *begin() const { return B; }
-    const uint32_t *end() const { return E; }
-  };
+  using Range = IndexRun;
   Range of(uint32_t Block) const {
     return {Ev.data() + Start[Block], Ev.data() + Start[Block + 1]};
   }
@@ -82,11 +78,7 @@ private:
 class SkipRegionMap {
 public:
   explicit SkipRegionMap(const FlowFunction &FF);
-  struct Range {
-    const uint32_t *B, *E;
-    const uint32_t *begin() const { return B; }
-    const uint32_t *end() const { return E; }
-  };
+  using Range = IndexRun;
   /// The blocks of the region that the edge from P to Succs[X] skips (none:
   /// empty).
   Range at(uint32_t P, size_t X) const {

@@ -116,8 +116,9 @@ struct BlockSuccs {
   void push_back(uint32_t S) { V[N++] = S; }
 };
 
-/// A run of instruction indices (a block's events, in FlowFunction's pool).
-struct InstRun {
+/// A run of indices in a pool that does not move (a block's events, the
+/// blocks of a skip region, an edge's literals, an event's atoms).
+struct IndexRun {
   const uint32_t *B = nullptr, *E = nullptr;
   const uint32_t *begin() const { return B; }
   const uint32_t *end() const { return E; }
@@ -132,7 +133,7 @@ struct Block {
   /// The instructions a rule can act on, in order: those with a role
   /// (OpKind other than Other) and those that redefine an address base.
   /// Transfer functions walk these, not every arithmetic instruction.
-  InstRun Events;
+  IndexRun Events;
 };
 
 /// The form of a value, not the value: Base + C + G * t for an integer t
