@@ -218,21 +218,24 @@ struct Statement {
   }
 };
 
-enum class StateSpace { None, Reg, Shared, Global, Const, Local, Param, Tex, Generic };
+enum class StateSpace : uint8_t { None, Reg, Shared, Global, Const, Local, Param, Tex, Generic };
 
-/// A name declared by .reg/.shared/... or a function parameter.
+/// A name declared by .reg/.shared/... or a function parameter. Every
+/// declaration of a module is parsed before its instructions, and all of them
+/// are kept to the end: the name is a view into the module text, like the
+/// type (no string per symbol), and the fields are packed (64 bytes).
 struct Symbol {
-  std::string Name;        ///< for "%r<10>", Name is "%r" and RangeCount 10
-  StateSpace Space = StateSpace::None;
+  std::string_view Name;   ///< for "%r<10>", Name is "%r" and RangeCount 10
   std::string_view Type;   ///< ".b32", ".u64", ".pred", ".b8", ...
-  unsigned VectorWidth = 0;///< .v2/.v4 -> 2/4
+  uint64_t ArraySize = 0;  ///< bytes-agnostic element count, 0 if unsized
+  SourceRange Range;       ///< the declarator
+  int32_t Function = -1;   ///< -1: module scope
   unsigned RangeCount = 0; ///< parameterised names %r<N>
   unsigned Align = 0;
+  StateSpace Space = StateSpace::None;
+  uint8_t VectorWidth = 0; ///< .v2/.v4/.v8 -> 2/4/8
   bool IsArray = false;
-  uint64_t ArraySize = 0;  ///< bytes-agnostic element count, 0 if unsized
   bool Extern = false;
-  int32_t Function = -1;   ///< -1: module scope
-  SourceRange Range;       ///< the declarator
 };
 
 struct Function {

@@ -1247,9 +1247,12 @@ struct Publish {
   int32_t Var;       ///< the variable's shared symbol
   AddrKey Bar;       ///< the barrier (a constant address)
   uint32_t Write, Arrive;
-  /// The CTA/cluster barriers the writer reaches after its arrive (sorted):
-  /// a reader that passes one of them is ordered after the write too.
+  /// The CTA/cluster barriers the writer reaches after its write (sorted),
+  /// and the mbarriers it signals after it (the publishing one first): a
+  /// reader that passes one of those barriers, or waits on one of those
+  /// mbarriers, is ordered after the write.
   std::vector<uint32_t> BarsAfter;
+  std::vector<AddrKey> SignalledAfter;
 };
 
 /// The write of a whole shared symbol among the 16 instructions before the
@@ -1304,22 +1307,35 @@ void runPublishRule(const FlowRuleContext &C) {
     for (const Publish &P : Pubs)
       Dup |= P.Var == W->second && P.Bar == Bar;
     if (!Dup)
-      Pubs.push_back({W->second, Bar, W->first, K, {}});
+      Pubs.push_back({W->second, Bar, W->first, K, {}, {Bar}});
   }
   if (Pubs.empty())
     return;
-  // The CTA and cluster barriers the writer reaches after its arrive
-  // order the write before the reads of the threads that pass them too
-  // (not a barrier before the write: a kernel's setup bar.sync).
+  // The CTA and cluster barriers the writer reaches after its write, and
+  // the mbarriers it signals after it, order the write before the reads
+  // of the threads that pass or wait on them too (not a barrier before
+  // the write: a kernel's setup bar.sync).
   std::vector<char> Seen(FF.Blocks.size(), 0);
   for (Publish &P : Pubs) {
     std::fill(Seen.begin(), Seen.end(), 0);
-    std::vector<uint32_t> Work(1, FF.blockOf(P.Arrive));
+    std::vector<uint32_t> Work(1, FF.blockOf(P.Write));
     for (size_t N = 0; N < Work.size() && N < 4096; ++N) {
       const Block &Bl = FF.Blocks[Work[N]];
-      for (uint32_t K : Bl.Events)
-        if ((N > 0 || K > P.Arrive) && FF.Insts[K].Op.Kind == OpKind::Barrier)
+      for (uint32_t K : Bl.Events) {
+        const FlowInst &I = FF.Insts[K];
+        if (N == 0 && K <= P.Write)
+          continue;
+        if (I.Op.Kind == OpKind::Barrier)
           P.BarsAfter.push_back(K);
+        if ((I.Op.Kind == OpKind::MbarArrive ||
+             I.Op.Kind == OpKind::MbarArriveExpectTx ||
+             I.Op.Kind == OpKind::MmaCommitArrive) &&
+            P.SignalledAfter.size() < 64)
+          if (AddrKey A = FF.localBarrier(K); A.valid() &&
+              std::find(P.SignalledAfter.begin(), P.SignalledAfter.end(), A) ==
+                  P.SignalledAfter.end())
+            P.SignalledAfter.push_back(A);
+      }
       for (uint32_t S : Bl.Succs)
         if (!Seen[S]) {
           Seen[S] = 1;
@@ -1343,8 +1359,10 @@ void runPublishRule(const FlowRuleContext &C) {
     for (size_t X = 0; X < Pubs.size(); ++X) {
       const Publish &P = Pubs[X];
       if (K == P.Write ||
-          (I.Op.Kind == OpKind::MbarWait &&
-           FF.address(FF.operand(I, I.Op.MbarOp)) == P.Bar && blocksUntilDone(FF, K)) ||
+          (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K) &&
+           std::find(P.SignalledAfter.begin(), P.SignalledAfter.end(),
+                     FF.address(FF.operand(I, I.Op.MbarOp))) !=
+               P.SignalledAfter.end()) ||
           (I.Op.Kind == OpKind::Barrier &&
            std::binary_search(P.BarsAfter.begin(), P.BarsAfter.end(), K)))
         M |= uint64_t(1) << X;

@@ -210,14 +210,14 @@ size_t FastLexer::lexDotted() {
 
 size_t FastLexer::lexOne(size_t &Start) { return lexToken(Start); }
 
-void FastLexer::lexAll(std::vector<Token> &Out, std::string &Types) {
+void FastLexer::lexAll(std::vector<Token> &Out) {
+  Out.clear();
   for (;;) {
     size_t Start;
     size_t Type = lexToken(Start);
     if (Type == antlr4::Token::EOF)
       return;
     Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
-    Types += char(Type);
   }
 }
 

@@ -43,10 +43,11 @@ public:
     uint16_t Type;
     uint32_t Start, Stop;
   };
-  /// Lexes the whole text (after reset()): appends its tokens to Out and
-  /// their types, one char each, to Types. One call per statement, where a
-  /// call per token cost the parser a tenth of its time in calls alone.
-  void lexAll(std::vector<Token> &Out, std::string &Types);
+  /// Lexes the whole text (after reset()): replaces Out with its tokens.
+  /// One call per statement, where a call per token cost the parser a tenth
+  /// of its time in calls alone. (The shape key, the token types, is made
+  /// from Out only where the parser needs it.)
+  void lexAll(std::vector<Token> &Out);
 
 private:
   size_t lexToken(size_t &Start);

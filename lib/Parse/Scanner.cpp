@@ -97,6 +97,58 @@ struct HeadTable {
 };
 constexpr HeadTable HeadChar;
 
+/// The first byte at or after P that is not a head-word byte (N if none):
+/// identifier bytes, '.' and ':' (".shared::cluster"). For the words of
+/// directives and declarations (wordAt), 16 bytes per step with SSE2.
+uint32_t skipHeadWord(const char *T, uint32_t P, uint32_t N) {
+#if defined(__SSE2__)
+  // Letters are the bytes whose lower-case form (| 0x20) is in a..z; digits
+  // and ':' the range '0'..':'. Signed compares leave bytes >= 0x80 out.
+  const __m128i Case = _mm_set1_epi8(0x20), BeforeA = _mm_set1_epi8('a' - 1),
+                AfterZ = _mm_set1_epi8('z' + 1), Before0 = _mm_set1_epi8('0' - 1),
+                AfterColon = _mm_set1_epi8(':' + 1), Under = _mm_set1_epi8('_'),
+                Dollar = _mm_set1_epi8('$'), Percent = _mm_set1_epi8('%'),
+                Dot = _mm_set1_epi8('.');
+  while (P + 16 <= N) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
+    __m128i Lower = _mm_or_si128(V, Case);
+    __m128i In = _mm_or_si128(
+        _mm_and_si128(_mm_cmpgt_epi8(Lower, BeforeA), _mm_cmpgt_epi8(AfterZ, Lower)),
+        _mm_and_si128(_mm_cmpgt_epi8(V, Before0), _mm_cmpgt_epi8(AfterColon, V)));
+    In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Under),
+                                                    _mm_cmpeq_epi8(V, Dot)),
+                                       _mm_or_si128(_mm_cmpeq_epi8(V, Dollar),
+                                                    _mm_cmpeq_epi8(V, Percent))));
+    unsigned Out = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF;
+    if (Out)
+      return P + uint32_t(__builtin_ctz(Out));
+    P += 16;
+  }
+#endif
+  while (P < N && HeadChar[static_cast<unsigned char>(T[P])])
+    ++P;
+  return P;
+}
+
+/// The first '\n' at or after P (or N): the end of a // comment. Inline,
+/// 16 bytes per step: comments are short, and most of a call to memchr was
+/// its call.
+uint32_t findNewline(const char *T, uint32_t P, uint32_t N) {
+#if defined(__SSE2__)
+  const __m128i NL = _mm_set1_epi8('\n');
+  while (P + 16 <= N) {
+    unsigned Mask = unsigned(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P)), NL)));
+    if (Mask)
+      return P + uint32_t(__builtin_ctz(Mask));
+    P += 16;
+  }
+#endif
+  while (P < N && T[P] != '\n')
+    ++P;
+  return P;
+}
+
 /// Whether a statement whose last token ends with Last, followed by a line
 /// break, is complete before the next line starting at Next. Operands end
 /// with a name, a number or a closing bracket; a next line that starts with
@@ -261,8 +313,7 @@ bool ScannerImpl::skipComment() {
   if (P + 1 >= N || T[P] != '/')
     return false;
   if (T[P + 1] == '/') {
-    const void *NL = std::memchr(T.data() + P, '\n', N - P);
-    P = NL ? uint32_t(static_cast<const char *>(NL) - T.data()) : N;
+    P = findNewline(T.data(), P + 2, N);
     return true;
   }
   if (T[P + 1] == '*') {
@@ -306,11 +357,7 @@ void ScannerImpl::skipString() {
 }
 
 std::string_view ScannerImpl::wordAt(uint32_t Q) const {
-  uint32_t E = Q;
-  if (E < N && T[E] == '.')
-    ++E;
-  while (E < N && (isIdentChar(T[E]) || T[E] == '.' || T[E] == ':'))
-    ++E;
+  uint32_t E = skipHeadWord(T.data(), Q, N); // a leading '.' included
   return T.substr(Q, E - Q);
 }
 
@@ -419,18 +466,34 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   }
   // The caller may have read the identifier the head starts with.
   uint32_t HeadE = HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB;
+  // A byte loop: instruction heads are short ("add.s32"), and
+  // skipHeadWord() here cost more than it saved on CUTLASS code (measured).
   while (HeadE < N && HeadChar[static_cast<unsigned char>(T[HeadE])])
     ++HeadE;
   // The head has none of the bytes the loop below looks for.
   P = HeadE;
-  // Most statements have no comment, string or brace before their ';' and
-  // are too short to nest brackets past the limit: then the ';' ends them,
-  // found without stopping at each bracket.
-  uint32_t Semi = skipUntilSpecial<false>(T.data(), P, N); // or a '\n'
-  if (Semi < N && T[Semi] == ';' && Semi - P < Limits.MaxStatementNesting) {
-    P = Semi + 1;
-    emit(K, B, P, HeadB, HeadE);
-    return;
+  // Most statements have no comment, string or line break before their ';',
+  // only balanced braces (vector operands), and are too short to nest
+  // brackets past the limit: then the ';' ends them, found without stopping
+  // at each bracket. Anything else takes the loop below from the head on.
+  uint32_t Semi = P, OpenBraces = 0;
+  for (;;) {
+    Semi = skipUntilSpecial<false>(T.data(), Semi, N); // ; / " { } or '\n'
+    if (Semi >= N || Semi - P >= Limits.MaxStatementNesting)
+      break;
+    char C = T[Semi];
+    if (C == ';') {
+      P = Semi + 1;
+      emit(K, B, P, HeadB, HeadE);
+      return;
+    }
+    if (C == '{')
+      ++OpenBraces;
+    else if (C == '}' && OpenBraces > 0)
+      --OpenBraces;
+    else
+      break;
+    ++Semi;
   }
 
   // ';' ends the statement whatever the bracket depth: PTX has no ';' inside

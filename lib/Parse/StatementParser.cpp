@@ -167,6 +167,10 @@ public:
   }
 };
 
+namespace {
+class FlatEvaluator; // the value of a flat constant expression (below)
+} // namespace
+
 /// One lexed token: type and inclusive byte range within the statement.
 using Tok = FastLexer::Token;
 
@@ -193,7 +197,7 @@ struct StatementParser::Impl {
   }
   std::unordered_map<std::string, Cst> &Shapes = shapes();
   const Cst *Tree = nullptr;
-  size_t ShapeHits = 0, ShapeMisses = 0;
+  size_t ShapeHits = 0, ShapeMisses = 0, DirectlyBuilt = 0;
 
   static constexpr size_t MaxShapes = 1 << 16;
   static constexpr size_t MaxCachedTokens = 4096;
@@ -209,14 +213,19 @@ struct StatementParser::Impl {
   }
 
   // --- tokens and the shape cache ---------------------------------------------
-  /// Lexes the statement and finds (or builds with ANTLR) its CST.
-  bool parseShape(std::string_view StatementText, uint32_t Offset, EntryRule R) {
+  /// Lexes the statement into Toks.
+  void lex(std::string_view StatementText, uint32_t Offset) {
     Base = Offset;
     Lexer.reset(StatementText); // tokens are offsets: no copy on a hit
-    Toks.clear();
-    Key.clear();
-    Key += char(R);
-    Lexer.lexAll(Toks, Key);
+    Lexer.lexAll(Toks);
+  }
+
+  /// Finds (or builds with ANTLR) the CST of the statement lex() read.
+  bool parseShape(std::string_view StatementText, EntryRule R) {
+    Key.resize(Toks.size() + 1);
+    Key[0] = char(R);
+    for (size_t K = 0; K < Toks.size(); ++K)
+      Key[K + 1] = char(Toks[K].Type);
     auto It = Shapes.find(Key);
     if (It != Shapes.end()) {
       ++ShapeHits;
@@ -325,101 +334,108 @@ struct StatementParser::Impl {
   }
 
   // --- AST building ----------------------------------------------------------
+  // Two builders make the same AST: the CST walk (any statement ANTLR
+  // parsed) and the direct builder (instructions in the common subset of
+  // the grammar, read straight from the tokens). What an operand means is
+  // decided once, in the helpers both call.
+  SourceRange tokenRange(uint32_t First, uint32_t Last) const {
+    return {Base + Toks[First].Start, Base + Toks[Last].Stop + 1};
+  }
+  std::string_view tokenText(uint32_t T) const { return text(tokenRange(T, T)); }
+  void judgeInteger(Operand &O);
+  static void nameOperand(Operand &O, std::string_view Name, std::string_view Component);
+  static Operand prefixed(size_t Op, Operand Inner, Operand Whole);
+  bool onlyIntegers(uint32_t FirstToken, uint32_t LastToken) const;
+  void badAddress(SourceRange Expr, std::string Msg);
+  void placeAddressBase(Operand &Out, Operand Base, const Operand &Off, SourceRange Expr);
+  Operand flatOperand(FlatEvaluator &Eval, SourceRange Range);
+  /// Set by badAddress: the instruction is dropped, as on a syntax error.
+  bool AddressError = false;
+  /// Makes the instruction of statement S; the builders fill its parts.
+  Instruction &startInstruction(Statement &S);
+  bool finishInstruction(Statement &S);
+
+  // The CST walk.
   Operand buildExpr(uint32_t I);
   Operand buildFlat(const uint32_t *Kids, uint32_t N);
   Operand buildUnary(uint32_t I);
   Operand buildOperand(uint32_t I);
   void buildAddress(uint32_t Body, Operand &Out);
-  bool onlyIntegers(const uint32_t *Kids, uint32_t N) const;
-  void badAddress(uint32_t Expr, std::string Msg);
-  /// Set by badAddress: the instruction is dropped, as on a syntax error.
-  bool AddressError = false;
   bool parseInstruction(Statement &S);
   bool parseDirective(Statement &S);
   bool parseDeclaration(Statement &S);
   bool parseFunctionHeader(Statement &S);
-  Symbol declareFrom(const std::vector<uint32_t> &Specs, uint32_t Declarator,
-                     int32_t Function);
+  Symbol declareFrom(uint32_t Owner, uint32_t Declarator, int32_t Function);
+
+  // The direct builder (see "the direct builder" below).
+  bool DirectInstructions = true;
+  bool recogniseDirect();
+  bool buildDirect(Statement &S);
+  Operand directOperand(uint32_t &P);
+  Operand directFlat(uint32_t &P);
+  Operand directUnary(uint32_t &P);
+  void directAddress(uint32_t &P, Operand &Out);
+  /// The item counts of the lists of the statement recogniseDirect()
+  /// accepted, in the order they open; the next one to use.
+  std::vector<uint32_t> ListSizes;
+  size_t NextList = 0;
+  uint32_t nextListSize() { return ListSizes[NextList++]; }
 };
 
-Operand StatementParser::Impl::buildUnary(uint32_t I) {
-  Operand O;
-  O.Range = range(I);
-  O.Text = text(O.Range);
-  switch (node(I).Kind) {
-  case CstKind::IntExpr: {
-    O.Kind = OperandKind::Immediate;
-    uint64_t V;
-    bool Overflow, Wrapped;
-    if (parseIntegerLiteral(O.Text, V, Overflow, &Wrapped)) {
-      O.HasValue = !Overflow;
-      O.Overflow = Overflow;
-      O.Value = int64_t(V);
-      // Every literal of an instruction passes here once: ptxas's verdict on
-      // it is reported here, whatever operand it is part of.
-      if (Overflow)
-        DiagBuilder(Diags, rules::OperandValue, O.Range,
-                    inQuotes(O.Text) + " overflows: ptxas 13.0 rejects it "
-                                "(\"Constant overflow\")");
-      else if (Wrapped)
-        DiagBuilder(Diags, rules::ImmediateTooWide, O.Range,
-                    inQuotes(O.Text) + " is 2^64 or more; ptxas 13.0 takes it modulo "
-                                "2^64, as " + std::to_string(V));
-    }
-    return O;
-  }
-  case CstKind::NameExpr: {
-    O.Name = text(child(I, CstKind::Terminal, PtxStatementLexer::IDENT));
-    uint32_t Mod = child(I, CstKind::Terminal, PtxStatementLexer::MODIFIER);
-    if (Mod != ~0u)
-      O.Component = text(Mod);
-    if (O.Name == "_")
-      O.Kind = OperandKind::Sink;
-    else if (O.Name[0] == '%')
-      O.Kind = OperandKind::Register;
-    else
-      O.Kind = OperandKind::Symbol; // the symbol table may say it is a .reg
-    return O;
-  }
-  case CstKind::PrefixExpr: { // -x, +x, ~x, !x
-    const CstNode &N = node(I);
-    size_t Op = Toks[N.FirstToken].Type;
-    Operand Inner = buildUnary(Tree->Children[N.ChildEnd - 1]);
-    uint64_t V = uint64_t(Inner.Value);
-    if (Inner.Kind == OperandKind::Immediate)
-      Inner.Value = int64_t(Op == PtxStatementLexer::MINUS   ? 0 - V
-                            : Op == PtxStatementLexer::TILDE ? ~V
-                            : Op == PtxStatementLexer::BANG  ? uint64_t(V == 0)
-                                                             : V);
-    else if (Inner.Kind != OperandKind::FloatImm ||
-             (Op != PtxStatementLexer::MINUS && Op != PtxStatementLexer::PLUS))
-      break;
-    Inner.Range = O.Range;
-    Inner.Text = O.Text;
-    return Inner;
-  }
-  case CstKind::FloatExpr:
-    O.Kind = OperandKind::FloatImm;
-    return O;
-  case CstKind::ParenExpr: {
-    Operand Inner = buildExpr(child(I, CstKind::Expr));
-    if (Inner.Kind == OperandKind::Immediate) {
-      Inner.Range = O.Range;
-      Inner.Text = O.Text;
-      return Inner;
-    }
-    break;
-  }
-  default:
-    break;
-  }
-  O.Kind = OperandKind::Expr;
-  return O;
+// --- what an operand means (both builders) -------------------------------------
+
+/// An integer literal: its value as ptxas 13.0 reads it. Every literal of an
+/// instruction passes here once: ptxas's verdict on it is reported here,
+/// whatever operand it is part of.
+void StatementParser::Impl::judgeInteger(Operand &O) {
+  O.Kind = OperandKind::Immediate;
+  uint64_t V;
+  bool Overflow, Wrapped;
+  if (!parseIntegerLiteral(O.Text, V, Overflow, &Wrapped))
+    return;
+  O.HasValue = !Overflow;
+  O.Overflow = Overflow;
+  O.Value = int64_t(V);
+  if (Overflow)
+    DiagBuilder(Diags, rules::OperandValue, O.Range,
+                inQuotes(O.Text) + " overflows: ptxas 13.0 rejects it "
+                                   "(\"Constant overflow\")");
+  else if (Wrapped)
+    DiagBuilder(Diags, rules::ImmediateTooWide, O.Range,
+                inQuotes(O.Text) + " is 2^64 or more; ptxas 13.0 takes it modulo "
+                                   "2^64, as " + std::to_string(V));
 }
 
-Operand StatementParser::Impl::buildExpr(uint32_t I) {
-  const CstNode &N = node(I);
-  return buildFlat(&Tree->Children[N.ChildBegin], N.ChildEnd - N.ChildBegin);
+/// A name, with the component a special register may carry ("%tid" ".x").
+void StatementParser::Impl::nameOperand(Operand &O, std::string_view Name,
+                                        std::string_view Component) {
+  O.Name = Name;
+  O.Component = Component;
+  if (Name == "_")
+    O.Kind = OperandKind::Sink;
+  else if (Name[0] == '%')
+    O.Kind = OperandKind::Register;
+  else
+    O.Kind = OperandKind::Symbol; // the symbol table may say it is a .reg
+}
+
+/// -x, +x, ~x, !x over Inner: a constant stays one (with Whole's range and
+/// text), as does a signed float; anything else is Whole, an expression.
+Operand StatementParser::Impl::prefixed(size_t Op, Operand Inner, Operand Whole) {
+  uint64_t V = uint64_t(Inner.Value);
+  if (Inner.Kind == OperandKind::Immediate)
+    Inner.Value = int64_t(Op == PtxStatementLexer::MINUS   ? 0 - V
+                          : Op == PtxStatementLexer::TILDE ? ~V
+                          : Op == PtxStatementLexer::BANG  ? uint64_t(V == 0)
+                                                           : V);
+  else if (Inner.Kind != OperandKind::FloatImm ||
+           (Op != PtxStatementLexer::MINUS && Op != PtxStatementLexer::PLUS)) {
+    Whole.Kind = OperandKind::Expr;
+    return Whole;
+  }
+  Inner.Range = Whole.Range;
+  Inner.Text = Whole.Text;
+  return Inner;
 }
 
 namespace {
@@ -434,6 +450,17 @@ int precedence(size_t Op) {
   case L::AMP: return 2;
   case L::CARET: return 1;
   default: return 0; // PIPE
+  }
+}
+
+bool isBinaryOp(size_t Type) {
+  using L = PtxStatementLexer;
+  switch (Type) {
+  case L::PLUS: case L::MINUS: case L::STAR: case L::SLASH: case L::PERCENT_OP:
+  case L::SHL: case L::SHR: case L::AMP: case L::PIPE: case L::CARET:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -465,53 +492,53 @@ bool apply(size_t Op, uint64_t L, uint64_t R, uint64_t &Out) {
   default: return false;
   }
 }
+
+/// The value of a flat expression "unary (op unary)*", fed left to right,
+/// with C's precedence over a value stack and an operator stack. The
+/// operators on the stack have strictly rising precedence (an equal or lower
+/// one reduces them first), so six levels bound both stacks.
+class FlatEvaluator {
+public:
+  void value(const Operand &U) {
+    Known &= U.Kind == OperandKind::Immediate && U.HasValue;
+    Values[NV++] = uint64_t(U.Value);
+  }
+  void op(size_t Op) {
+    while (NO && precedence(Ops[NO - 1]) >= precedence(Op))
+      reduce();
+    Ops[NO++] = Op;
+  }
+  /// Whether every operand was a known constant and every step certain.
+  bool result(uint64_t &V) {
+    while (NO)
+      reduce();
+    V = Values[0];
+    return Known;
+  }
+
+private:
+  void reduce() {
+    uint64_t R = Values[--NV];
+    Known &= apply(Ops[--NO], Values[NV - 1], R, Values[NV - 1]);
+  }
+  uint64_t Values[8] = {};
+  size_t Ops[8] = {};
+  unsigned NV = 0, NO = 0;
+  bool Known = true;
+};
+
+std::string noneOfThese(std::string_view Expr) {
+  return "ptxas 13.0 takes an address as [name], [name+offset] or [offset], "
+         "the offset an integer constant expression; " +
+         inQuotes(Expr) + " is none of these";
+}
 } // namespace
 
-/// Kids[0..N) of a flat expression: unary (binaryOp unary)*. An integer
-/// constant expression becomes an Immediate with its value; anything else
-/// an Expr over the whole text (the checks say nothing certain about those).
-Operand StatementParser::Impl::buildFlat(const uint32_t *Kids, uint32_t N) {
-  if (N == 1) // one operand, no operator
-    return buildUnary(Kids[0]);
-  Operand O;
-  O.Range = {range(Kids[0]).Begin, range(Kids[N - 1]).End};
-  O.Text = text(O.Range);
-  O.Kind = OperandKind::Expr;
-  // Operator precedence over a value stack and an operator stack.
-  std::vector<uint64_t> Values;
-  std::vector<size_t> Ops;
-  bool Known = true;
-  auto Reduce = [&] {
-    uint64_t R = Values.back();
-    Values.pop_back();
-    Known &= apply(Ops.back(), Values.back(), R, Values.back());
-    Ops.pop_back();
-  };
-  for (uint32_t K = 0; K < N; K += 2) {
-    Operand U = buildUnary(Kids[K]); // each literal built (and judged) once
-    Known &= U.Kind == OperandKind::Immediate && U.HasValue;
-    Values.push_back(uint64_t(U.Value));
-    if (K + 1 == N)
-      break;
-    size_t Op = Toks[node(Kids[K + 1]).FirstToken].Type;
-    while (!Ops.empty() && precedence(Ops.back()) >= precedence(Op))
-      Reduce();
-    Ops.push_back(Op);
-  }
-  while (!Ops.empty())
-    Reduce();
-  if (Known) {
-    O.Kind = OperandKind::Immediate;
-    O.HasValue = true;
-    O.Value = int64_t(Values.back());
-  }
-  return O;
-}
-
-/// Whether Kids[0..N) name no register, variable or floating-point value:
-/// the offset (or immediate address) ptxas takes is an integer constant.
-bool StatementParser::Impl::onlyIntegers(const uint32_t *Kids, uint32_t N) const {
-  for (uint32_t T = node(Kids[0]).FirstToken; T <= node(Kids[N - 1]).LastToken; ++T)
+/// Whether tokens First..Last name no register, variable or floating-point
+/// value: the offset (or immediate address) ptxas takes is an integer
+/// constant.
+bool StatementParser::Impl::onlyIntegers(uint32_t First, uint32_t Last) const {
+  for (uint32_t T = First; T <= Last; ++T)
     if (Toks[T].Type == PtxStatementLexer::IDENT ||
         Toks[T].Type == PtxStatementLexer::FLOAT)
       return false;
@@ -520,10 +547,124 @@ bool StatementParser::Impl::onlyIntegers(const uint32_t *Kids, uint32_t N) const
 
 /// Reports an address ptxas does not parse, once per statement as for any
 /// syntax error.
-void StatementParser::Impl::badAddress(uint32_t Expr, std::string Msg) {
+void StatementParser::Impl::badAddress(SourceRange Expr, std::string Msg) {
   if (!AddressError)
-    DiagBuilder(Diags, rules::SyntaxError, range(Expr), std::move(Msg));
+    DiagBuilder(Diags, rules::SyntaxError, Expr, std::move(Msg));
   AddressError = true;
+}
+
+/// [name+offset]: the base goes to Out.Elements and the offset's value to
+/// Out.Offset; an offset not evaluated leaves the whole (Expr) an expression.
+void StatementParser::Impl::placeAddressBase(Operand &Out, Operand Base,
+                                             const Operand &Off, SourceRange Expr) {
+  if (Off.Kind == OperandKind::Immediate && Off.HasValue) {
+    Out.HasOffset = true;
+    Out.Offset = Off.Value;
+    Out.OffsetRange = Off.Range;
+    Out.Elements.push_back(M.Nodes, std::move(Base));
+  } else {
+    Operand Whole;
+    Whole.Range = Expr;
+    Whole.Text = text(Expr);
+    Out.Elements.push_back(M.Nodes, std::move(Whole));
+  }
+}
+
+/// A flat expression of more than one operand over Range, fed to Eval: an
+/// integer constant expression becomes an Immediate with its value, anything
+/// else an Expr over the whole text (the checks say nothing certain about
+/// those).
+Operand StatementParser::Impl::flatOperand(FlatEvaluator &Eval, SourceRange Range) {
+  Operand O;
+  O.Range = Range;
+  O.Text = text(Range);
+  O.Kind = OperandKind::Expr;
+  uint64_t V;
+  if (Eval.result(V)) {
+    O.Kind = OperandKind::Immediate;
+    O.HasValue = true;
+    O.Value = int64_t(V);
+  }
+  return O;
+}
+
+Instruction &StatementParser::Impl::startInstruction(Statement &S) {
+  // Built in place (parseModule and lint() reserve the array for every selected
+  // statement, so nothing moves).
+  S.ParsedIndex = int32_t(M.Instructions.size());
+  Instruction &I = M.Instructions.emplace_back();
+  I.Range = S.Range;
+  AddressError = false;
+  return I;
+}
+
+bool StatementParser::Impl::finishInstruction(Statement &S) {
+  if (AddressError) { // not an instruction ptxas reads: like a syntax error
+    M.Instructions.pop_back();
+    S.ParsedIndex = -1;
+    return false;
+  }
+  return true;
+}
+
+// --- the CST walk ----------------------------------------------------------------
+
+Operand StatementParser::Impl::buildUnary(uint32_t I) {
+  Operand O;
+  O.Range = range(I);
+  O.Text = text(O.Range);
+  switch (node(I).Kind) {
+  case CstKind::IntExpr:
+    judgeInteger(O);
+    return O;
+  case CstKind::NameExpr: {
+    uint32_t Mod = child(I, CstKind::Terminal, PtxStatementLexer::MODIFIER);
+    nameOperand(O, text(child(I, CstKind::Terminal, PtxStatementLexer::IDENT)),
+                Mod != ~0u ? text(Mod) : std::string_view());
+    return O;
+  }
+  case CstKind::PrefixExpr: { // -x, +x, ~x, !x
+    const CstNode &N = node(I);
+    size_t Op = Toks[N.FirstToken].Type;
+    return prefixed(Op, buildUnary(Tree->Children[N.ChildEnd - 1]), O);
+  }
+  case CstKind::FloatExpr:
+    O.Kind = OperandKind::FloatImm;
+    return O;
+  case CstKind::ParenExpr: {
+    Operand Inner = buildExpr(child(I, CstKind::Expr));
+    if (Inner.Kind == OperandKind::Immediate) {
+      Inner.Range = O.Range;
+      Inner.Text = O.Text;
+      return Inner;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  O.Kind = OperandKind::Expr;
+  return O;
+}
+
+Operand StatementParser::Impl::buildExpr(uint32_t I) {
+  const CstNode &N = node(I);
+  return buildFlat(&Tree->Children[N.ChildBegin], N.ChildEnd - N.ChildBegin);
+}
+
+/// Kids[0..N) of a flat expression: unary (binaryOp unary)*. An integer
+/// constant expression becomes an Immediate with its value; anything else
+/// an Expr over the whole text (the checks say nothing certain about those).
+Operand StatementParser::Impl::buildFlat(const uint32_t *Kids, uint32_t N) {
+  if (N == 1) // one operand, no operator
+    return buildUnary(Kids[0]);
+  FlatEvaluator Eval;
+  for (uint32_t K = 0; K < N; K += 2) {
+    Eval.value(buildUnary(Kids[K])); // each literal built (and judged) once
+    if (K + 1 < N)
+      Eval.op(Toks[node(Kids[K + 1]).FirstToken].Type);
+  }
+  return flatOperand(Eval, {range(Kids[0]).Begin, range(Kids[N - 1]).End});
 }
 
 /// ptxas 13.0 takes an address as [name], [name+constant] or [constant],
@@ -539,15 +680,10 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
   const CstNode &EN = node(E);
   const uint32_t *Kids = &Tree->Children[EN.ChildBegin];
   uint32_t N = EN.ChildEnd - EN.ChildBegin;
-  auto NoneOfThese = [&] {
-    return "ptxas 13.0 takes an address as [name], [name+offset] or [offset], "
-           "the offset an integer constant expression; " +
-           inQuotes(text(E)) + " is none of these";
-  };
   if (node(Kids[0]).Kind != CstKind::NameExpr) { // an immediate address
     Out.Elements.push_back(M.Nodes, buildFlat(Kids, N));
-    if (!onlyIntegers(Kids, N))
-      badAddress(E, NoneOfThese());
+    if (!onlyIntegers(EN.FirstToken, EN.LastToken))
+      badAddress(range(E), noneOfThese(text(E)));
   } else if (N == 1) {
     Out.Elements.push_back(M.Nodes, buildUnary(Kids[0]));
   } else {
@@ -555,21 +691,12 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
     Operand Off = buildFlat(Kids + 2, N - 2);
     size_t Op = Toks[node(Kids[1]).FirstToken].Type;
     if (Op == PtxStatementLexer::MINUS)
-      badAddress(E, "ptxas 13.0 takes only '+' after an address's base: write " +
-                        inQuotes(std::string(Base.Text) + "+-" + std::string(Off.Text)));
-    else if (Op != PtxStatementLexer::PLUS || !onlyIntegers(Kids + 2, N - 2))
-      badAddress(E, NoneOfThese());
-    if (Off.Kind == OperandKind::Immediate && Off.HasValue) {
-      Out.HasOffset = true;
-      Out.Offset = Off.Value;
-      Out.OffsetRange = Off.Range;
-      Out.Elements.push_back(M.Nodes, std::move(Base));
-    } else { // an offset not evaluated: the whole stays an expression
-      Operand Whole;
-      Whole.Range = range(E);
-      Whole.Text = text(Whole.Range);
-      Out.Elements.push_back(M.Nodes, std::move(Whole));
-    }
+      badAddress(range(E), "ptxas 13.0 takes only '+' after an address's base: write " +
+                               inQuotes(std::string(Base.Text) + "+-" + std::string(Off.Text)));
+    else if (Op != PtxStatementLexer::PLUS ||
+             !onlyIntegers(node(Kids[2]).FirstToken, EN.LastToken))
+      badAddress(range(E), noneOfThese(text(E)));
+    placeAddressBase(Out, std::move(Base), Off, range(E));
   }
   forChildren(Body, [&](uint32_t C) {
     CstKind K = node(C).Kind;
@@ -621,11 +748,7 @@ Operand StatementParser::Impl::buildOperand(uint32_t I) {
 
 bool StatementParser::Impl::parseInstruction(Statement &S) {
   uint32_t Root = Tree->Root;
-  // Built in place (parseModule and lint() reserve the array for every selected
-  // statement, so nothing moves).
-  S.ParsedIndex = int32_t(M.Instructions.size());
-  Instruction &I = M.Instructions.emplace_back();
-  I.Range = S.Range;
+  Instruction &I = startInstruction(S);
   // One walk over the root's children finds the guard, the opcode, the
   // operand list (each the first of its kind) and counts the modifiers.
   uint32_t G = ~0u, Op = ~0u, Ops = ~0u, NumModifiers = 0;
@@ -660,7 +783,6 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
       }
     });
   }
-  AddressError = false;
   if (Ops != ~0u) {
     I.Operands.reserve(M.Nodes, countNodes(Ops));
     forChildren(Ops, [&](uint32_t C) {
@@ -668,12 +790,262 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
         I.Operands.push_back(M.Nodes, buildOperand(C));
     });
   }
-  if (AddressError) { // not an instruction ptxas reads: like a syntax error
-    M.Instructions.pop_back();
-    S.ParsedIndex = -1;
-    return false;
+  return finishInstruction(S);
+}
+
+// --- the direct builder ------------------------------------------------------------
+//
+// Most parsed instructions are "@%p op.mod.mod a, [b+8], {c, d};": names,
+// numbers, flat constant expressions, addresses and vectors. For those the
+// grammar decides every step from the next token, so the AST is built
+// straight from the tokens, with no shape-cache lookup and no CST walk (the
+// two were 40 % of the parse of an async-dense module). Anything else goes
+// the CST way: a '(' (a call's tuple and a parenthesised expression start
+// alike: ANTLR's prediction tells them apart), a '!' starting an operand (a
+// negated predicate or a '!' expression), and every syntax error, which
+// ANTLR reports. test_parser.cpp builds every statement of the corpus and
+// the tests both ways and requires the same AST and diagnostics.
+
+namespace {
+using L = PtxStatementLexer;
+
+/// Recognises the subset over token types, building nothing: a statement is
+/// declined before any of its literals is judged (and reported). On the way
+/// it counts the items of each list (operands, vector elements, an address's
+/// base and coordinates) into Counts, in the order the lists open, which is
+/// the order the builder meets them: each list is then allocated once at its
+/// size.
+class SubsetRecogniser {
+public:
+  SubsetRecogniser(const std::vector<FastLexer::Token> &Toks, std::vector<uint32_t> &Counts)
+      : Toks(Toks), Counts(Counts) {}
+
+  bool instruction() {
+    // Every statement of the subset ends with ';', so no step below reads
+    // past the last token: each stops at the ';'.
+    if (Toks.empty() || Toks.back().Type != L::SEMI)
+      return false;
+    if (take(L::AT)) {
+      take(L::BANG);
+      if (!take(L::IDENT))
+        return false;
+    }
+    if (!take(L::IDENT))
+      return false;
+    while (take(L::MODIFIER))
+      ;
+    if (!at(L::SEMI) && !list(L::SEMI))
+      return false;
+    return P + 1 == Toks.size(); // at the final ';'
   }
-  return true;
+
+private:
+  bool at(size_t Type) const { return Toks[P].Type == Type; }
+  bool take(size_t Type) {
+    if (!at(Type))
+      return false;
+    ++P;
+    return true;
+  }
+  /// Room in Counts for the list that opens here.
+  size_t open() {
+    Counts.push_back(0);
+    return Counts.size() - 1;
+  }
+  /// operand (',' operand)*, then Closer (not taken).
+  bool list(size_t Closer) {
+    size_t Slot = open();
+    do {
+      if (!operand())
+        return false;
+      ++Counts[Slot];
+    } while (take(L::COMMA));
+    return at(Closer);
+  }
+  bool operand() {
+    if (take(L::LBRACK)) { // addressBody: expr (',' operand)*
+      size_t Slot = open();
+      if (!expr())
+        return false;
+      for (Counts[Slot] = 1; take(L::COMMA); ++Counts[Slot])
+        if (!operand())
+          return false;
+      return take(L::RBRACK);
+    }
+    if (take(L::LBRACE)) // vectorElements?
+      return take(L::RBRACE) || (list(L::RBRACE) && take(L::RBRACE));
+    if (at(L::BANG)) // negatedOperand or a '!' expression: ANTLR decides
+      return false;
+    return expr();
+  }
+  bool expr() {
+    if (!unary())
+      return false;
+    while (isBinaryOp(Toks[P].Type)) {
+      ++P;
+      if (!unary())
+        return false;
+    }
+    return true;
+  }
+  bool unary() {
+    while (at(L::MINUS) || at(L::PLUS) || at(L::TILDE) || at(L::BANG))
+      ++P;
+    if (take(L::IDENT)) {
+      take(L::MODIFIER);
+      return true;
+    }
+    return take(L::INT) || take(L::FLOAT); // '(' is declined
+  }
+
+  const std::vector<FastLexer::Token> &Toks;
+  std::vector<uint32_t> &Counts;
+  size_t P = 0;
+};
+} // namespace
+
+bool StatementParser::Impl::recogniseDirect() {
+  ListSizes.clear();
+  NextList = 0;
+  return SubsetRecogniser(Toks, ListSizes).instruction();
+}
+
+Operand StatementParser::Impl::directUnary(uint32_t &P) {
+  uint32_t First = P;
+  Operand O;
+  switch (Toks[P].Type) {
+  case L::MINUS: case L::PLUS: case L::TILDE: case L::BANG: {
+    size_t Op = Toks[P].Type;
+    Operand Inner = directUnary(++P);
+    O.Range = tokenRange(First, P - 1);
+    O.Text = text(O.Range);
+    return prefixed(Op, std::move(Inner), O);
+  }
+  case L::IDENT: {
+    bool Component = Toks[P + 1].Type == L::MODIFIER;
+    P += 1 + Component;
+    O.Range = tokenRange(First, P - 1);
+    O.Text = text(O.Range);
+    nameOperand(O, tokenText(First),
+                Component ? tokenText(First + 1) : std::string_view());
+    return O;
+  }
+  default: // INT or FLOAT: the recogniser let nothing else through
+    O.Range = tokenRange(First, First);
+    O.Text = text(O.Range);
+    if (Toks[P++].Type == L::INT)
+      judgeInteger(O);
+    else
+      O.Kind = OperandKind::FloatImm;
+    return O;
+  }
+}
+
+/// buildFlat() from the tokens at P.
+Operand StatementParser::Impl::directFlat(uint32_t &P) {
+  uint32_t First = P;
+  Operand U = directUnary(P);
+  if (!isBinaryOp(Toks[P].Type))
+    return U;
+  FlatEvaluator Eval;
+  Eval.value(U);
+  while (isBinaryOp(Toks[P].Type)) {
+    Eval.op(Toks[P++].Type);
+    Eval.value(directUnary(P));
+  }
+  return flatOperand(Eval, tokenRange(First, P - 1));
+}
+
+/// buildAddress() from the tokens after '[' up to and past the ']'.
+void StatementParser::Impl::directAddress(uint32_t &P, Operand &Out) {
+  Out.Elements.reserve(M.Nodes, nextListSize());
+  uint32_t First = P;
+  if (Toks[P].Type != L::IDENT) { // an immediate address
+    Out.Elements.push_back(M.Nodes, directFlat(P));
+    if (!onlyIntegers(First, P - 1))
+      badAddress(tokenRange(First, P - 1), noneOfThese(text(tokenRange(First, P - 1))));
+  } else {
+    Operand Base = directUnary(P);
+    if (!isBinaryOp(Toks[P].Type)) {
+      Out.Elements.push_back(M.Nodes, std::move(Base));
+    } else {
+      size_t Op = Toks[P++].Type;
+      uint32_t OffFirst = P;
+      Operand Off = directFlat(P);
+      SourceRange E = tokenRange(First, P - 1);
+      if (Op == L::MINUS)
+        badAddress(E, "ptxas 13.0 takes only '+' after an address's base: write " +
+                          inQuotes(std::string(Base.Text) + "+-" + std::string(Off.Text)));
+      else if (Op != L::PLUS || !onlyIntegers(OffFirst, P - 1))
+        badAddress(E, noneOfThese(text(E)));
+      placeAddressBase(Out, std::move(Base), Off, E);
+    }
+  }
+  while (Toks[P].Type == L::COMMA)
+    Out.Elements.push_back(M.Nodes, directOperand(++P));
+  ++P; // ']'
+}
+
+Operand StatementParser::Impl::directOperand(uint32_t &P) {
+  uint32_t First = P;
+  size_t Type = Toks[P].Type;
+  if (Type != L::LBRACK && Type != L::LBRACE)
+    return directFlat(P);
+  Operand O;
+  ++P;
+  if (Type == L::LBRACK) {
+    O.Kind = OperandKind::Address;
+    directAddress(P, O);
+  } else {
+    O.Kind = OperandKind::Vector;
+    if (Toks[P].Type != L::RBRACE) {
+      O.Elements.reserve(M.Nodes, nextListSize());
+      O.Elements.push_back(M.Nodes, directOperand(P));
+      while (Toks[P].Type == L::COMMA)
+        O.Elements.push_back(M.Nodes, directOperand(++P));
+    }
+    ++P; // '}'
+  }
+  O.Range = tokenRange(First, P - 1);
+  O.Text = text(O.Range);
+  return O;
+}
+
+/// parseInstruction() from the tokens, for a statement recogniseDirect()
+/// accepted.
+bool StatementParser::Impl::buildDirect(Statement &S) {
+  Instruction &I = startInstruction(S);
+  uint32_t P = 0;
+  if (Toks[0].Type == L::AT) {
+    bool Negated = Toks[1].Type == L::BANG;
+    uint32_t Name = 1 + Negated;
+    Operand &Guard = I.Guard.emplace();
+    Guard.Range = tokenRange(0, Name);
+    Guard.Text = text(Guard.Range);
+    Guard.Name = tokenText(Name);
+    Guard.Kind = OperandKind::Register;
+    Guard.Negated = Negated;
+    P = Name + 1;
+  }
+  I.OpcodeRange = tokenRange(P, P);
+  I.Opcode = text(I.OpcodeRange);
+  uint32_t FirstModifier = ++P;
+  while (Toks[P].Type == L::MODIFIER)
+    ++P;
+  if (P > FirstModifier) {
+    I.Modifiers.reserve(M.Nodes, P - FirstModifier);
+    for (uint32_t K = FirstModifier; K < P; ++K) {
+      SourceRange R = tokenRange(K, K);
+      I.Modifiers.push_back(M.Nodes, {text(R), R});
+    }
+  }
+  if (Toks[P].Type != L::SEMI) {
+    I.Operands.reserve(M.Nodes, nextListSize());
+    I.Operands.push_back(M.Nodes, directOperand(P));
+    while (Toks[P].Type == L::COMMA)
+      I.Operands.push_back(M.Nodes, directOperand(++P));
+  }
+  return finishInstruction(S);
 }
 
 bool StatementParser::Impl::parseDirective(Statement &S) {
@@ -724,11 +1096,16 @@ bool StatementParser::Impl::parseDirective(Statement &S) {
   return true;
 }
 
-Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
-                                          uint32_t Dc, int32_t Function) {
+/// The symbol of declarator Dc, with the DeclSpecifier children of Owner
+/// (a declaration or a parameter). The children are walked in place, not
+/// collected: a real module has a declaration per ~15 statements, and a
+/// vector per walk cost a malloc and a free each.
+Symbol StatementParser::Impl::declareFrom(uint32_t Owner, uint32_t Dc, int32_t Function) {
   Symbol Sym;
   Sym.Function = Function;
-  for (uint32_t Spec : Specs) {
+  forChildren(Owner, [&](uint32_t Spec) {
+    if (node(Spec).Kind != CstKind::DeclSpecifier)
+      return;
     std::string_view W = text(child(Spec, CstKind::Terminal, PtxStatementLexer::MODIFIER));
     uint32_t IntNode = child(Spec, CstKind::Terminal, PtxStatementLexer::INT);
     bool Overflow = false;
@@ -752,25 +1129,30 @@ Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
     else if (W == ".align")
       Sym.Align = unsigned(std::min<uint64_t>(N, UINT32_MAX));
     else if (W == ".v2" || W == ".v4" || W == ".v8")
-      Sym.VectorWidth = unsigned(W[2] - '0');
+      Sym.VectorWidth = uint8_t(W[2] - '0');
     else if (W == ".visible" || W == ".weak" || W == ".common" || W == ".ptr")
       ; // linkage and pointer attributes do not change what the name is
     else
       Sym.Type = W;
-  }
+  });
   Sym.Range = range(Dc);
-  Sym.Name = std::string(text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT)));
-  std::vector<uint32_t> Ints = children(Dc, CstKind::Terminal, PtxStatementLexer::INT);
+  Sym.Name = text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT));
+  uint32_t Ints[2], NumInts = 0; // "%r<N>" and "a[N]": the first two count
+  forChildren(Dc, [&](uint32_t C) {
+    const CstNode &X = node(C);
+    if (X.Kind == CstKind::Terminal && X.TokenType == PtxStatementLexer::INT && NumInts < 2)
+      Ints[NumInts++] = C;
+  });
   bool HasCount = child(Dc, CstKind::Terminal, PtxStatementLexer::LT) != ~0u;
   bool Overflow = false;
-  if (HasCount && !Ints.empty()) {
+  if (HasCount && NumInts > 0) {
     uint64_t N = intValue(Ints[0], Overflow);
     Sym.RangeCount = Overflow ? UINT32_MAX : unsigned(std::min<uint64_t>(N, UINT32_MAX));
   }
   if (child(Dc, CstKind::Terminal, PtxStatementLexer::LBRACK) != ~0u) {
     Sym.IsArray = true;
-    size_t IntIndex = HasCount ? 1 : 0;
-    if (Ints.size() > IntIndex)
+    uint32_t IntIndex = HasCount ? 1 : 0;
+    if (NumInts > IntIndex)
       Sym.ArraySize = intValue(Ints[IntIndex], Overflow);
   }
   return Sym;
@@ -778,9 +1160,10 @@ Symbol StatementParser::Impl::declareFrom(const std::vector<uint32_t> &Specs,
 
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
   uint32_t Root = Tree->Root;
-  std::vector<uint32_t> Specs = children(Root, CstKind::DeclSpecifier);
-  for (uint32_t Dc : children(Root, CstKind::Declarator))
-    M.Symbols.push_back(declareFrom(Specs, Dc, S.Function));
+  forChildren(Root, [&](uint32_t Dc) {
+    if (node(Dc).Kind == CstKind::Declarator)
+      M.Symbols.push_back(declareFrom(Root, Dc, S.Function));
+  });
   S.ParsedIndex = 0;
   return true;
 }
@@ -803,8 +1186,7 @@ bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
   int32_t FIndex = int32_t(F - M.Functions.data());
   for (uint32_t PL : children(Root, CstKind::ParamList))
     for (uint32_t Prm : children(PL, CstKind::Param)) {
-      Symbol Sym = declareFrom(children(Prm, CstKind::DeclSpecifier),
-                               child(Prm, CstKind::Declarator), FIndex);
+      Symbol Sym = declareFrom(Prm, child(Prm, CstKind::Declarator), FIndex);
       if (Sym.Space == StateSpace::None)
         Sym.Space = StateSpace::Param;
       M.Symbols.push_back(std::move(Sym));
@@ -825,9 +1207,14 @@ bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
   return true;
 }
 
-StatementParser::StatementParser(Module &M, DiagnosticEngine &Diags)
-    : I(std::make_unique<Impl>(M, Diags)) {}
+StatementParser::StatementParser(Module &M, DiagnosticEngine &Diags,
+                                 bool DirectInstructions)
+    : I(std::make_unique<Impl>(M, Diags)) {
+  I->DirectInstructions = DirectInstructions;
+}
 StatementParser::~StatementParser() = default;
+
+size_t StatementParser::directlyBuilt() const { return I->DirectlyBuilt; }
 
 bool StatementParser::parse(uint32_t Index) {
   Statement &S = I->M.Statements[Index];
@@ -852,7 +1239,12 @@ bool StatementParser::parse(uint32_t Index) {
     }
   }
   try {
-    if (!I->parseShape(Text, S.Range.Begin, R))
+    I->lex(Text, S.Range.Begin);
+    if (R == EntryRule::Instruction && I->DirectInstructions && I->recogniseDirect()) {
+      ++I->DirectlyBuilt;
+      return I->buildDirect(S);
+    }
+    if (!I->parseShape(Text, R))
       return false;
     switch (R) {
     case EntryRule::Instruction: return I->parseInstruction(S);

@@ -18,12 +18,17 @@ namespace ptxlint {
 
 class StatementParser {
 public:
-  StatementParser(Module &M, DiagnosticEngine &Diags);
+  /// With DirectInstructions false every instruction is built from its CST,
+  /// none straight from its tokens: the tests compare the two builders.
+  StatementParser(Module &M, DiagnosticEngine &Diags, bool DirectInstructions = true);
   ~StatementParser();
 
   /// Parses statement Index of M.Statements according to its kind and records
   /// the result in M. Returns false (after reporting S001) on a syntax error.
   bool parse(uint32_t Index);
+
+  /// How many instructions were built straight from their tokens so far.
+  size_t directlyBuilt() const;
 
 private:
   struct Impl;

@@ -1,10 +1,17 @@
 // Unit tests of the statement parser: AST shape, source ranges, symbols,
-// and that the shape cache gives the same AST as a fresh parse.
+// that the shape cache gives the same AST as a fresh parse, and that the
+// direct builder gives the same AST as the CST walk.
+#include "Parse/Scanner.h"
+#include "Parse/StatementFilter.h"
 #include "Parse/StatementParser.h"
 #include "ptxlint/Linter.h"
 #include "ptxlint/SymbolTable.h"
 
 #include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using namespace ptxlint;
 
@@ -196,4 +203,115 @@ TEST_CASE("integer literals") {
   CHECK(parseIntegerLiteral("18446744073709551615", V, Overflow, &Wrapped));
   CHECK_FALSE(Wrapped);
   CHECK_FALSE(parseIntegerLiteral("09", V, Overflow));
+}
+
+namespace {
+/// Every field of two operands, their elements too; "" if equal, else what
+/// differs.
+std::string differs(const Operand &A, const Operand &B) {
+  auto Same = [](SourceRange X, SourceRange Y) { return X.Begin == Y.Begin && X.End == Y.End; };
+  if (A.Kind != B.Kind || A.Negated != B.Negated || A.HasValue != B.HasValue ||
+      A.Overflow != B.Overflow || A.HasOffset != B.HasOffset || !Same(A.Range, B.Range) ||
+      A.Text != B.Text || A.Name != B.Name || A.Component != B.Component ||
+      A.Value != B.Value || A.Offset != B.Offset || !Same(A.OffsetRange, B.OffsetRange) ||
+      A.Elements.size() != B.Elements.size())
+    return "operand '" + std::string(A.Text) + "'";
+  for (size_t K = 0; K < A.Elements.size(); ++K)
+    if (std::string D = differs(A.Elements[K], B.Elements[K]); !D.empty())
+      return D;
+  return "";
+}
+
+std::string differs(const Instruction &A, const Instruction &B) {
+  if (A.Opcode != B.Opcode || A.OpcodeRange.Begin != B.OpcodeRange.Begin ||
+      A.Range.Begin != B.Range.Begin || A.Range.End != B.Range.End ||
+      A.Guard.has_value() != B.Guard.has_value() ||
+      A.Modifiers.size() != B.Modifiers.size() || A.Operands.size() != B.Operands.size())
+    return "instruction";
+  if (A.Guard)
+    if (std::string D = differs(*A.Guard, *B.Guard); !D.empty())
+      return "guard: " + D;
+  for (size_t K = 0; K < A.Modifiers.size(); ++K)
+    if (A.Modifiers[K].Text != B.Modifiers[K].Text ||
+        A.Modifiers[K].Range.Begin != B.Modifiers[K].Range.Begin)
+      return "modifier";
+  for (size_t K = 0; K < A.Operands.size(); ++K)
+    if (std::string D = differs(A.Operands[K], B.Operands[K]); !D.empty())
+      return D;
+  return "";
+}
+
+std::string shown(const std::vector<Diagnostic> &Ds) {
+  std::string Out;
+  for (const Diagnostic &D : Ds)
+    Out += D.Code + " " + std::to_string(D.Range.Begin) + "-" +
+           std::to_string(D.Range.End) + " " + D.Message + "\n";
+  return Out;
+}
+
+/// Parses every instruction the filter selects in Text twice, straight from
+/// the tokens where the parser can and through the CST always; returns how
+/// many were built directly, after checking both ways agree.
+size_t compareBuilders(const std::string &Text, const std::string &Name) {
+  SourceBuffer Buf(Name, Text);
+  DiagnosticEngine ScanDiags, DirectDiags, CstDiags;
+  Module Direct, ViaCst;
+  scanModule(Buf.text(), Direct, ScanDiags);
+  scanModule(Buf.text(), ViaCst, ScanDiags);
+  Direct.Instructions.reserve(Direct.Statements.size());
+  ViaCst.Instructions.reserve(ViaCst.Statements.size());
+  StatementParser DirectParser(Direct, DirectDiags), CstParser(ViaCst, CstDiags, false);
+  for (uint32_t K : selectForParse(Direct)) {
+    if (Direct.Statements[K].Kind != StatementKind::Instruction)
+      continue;
+    bool A = DirectParser.parse(K), B = CstParser.parse(K);
+    std::string_view St = Buf.text().substr(Direct.Statements[K].Range.Begin,
+                                            Direct.Statements[K].Range.End -
+                                                Direct.Statements[K].Range.Begin);
+    CAPTURE(Name);
+    CAPTURE(St);
+    REQUIRE(A == B);
+    REQUIRE(shown(DirectDiags.take()) == shown(CstDiags.take()));
+    REQUIRE(Direct.Statements[K].ParsedIndex == ViaCst.Statements[K].ParsedIndex);
+    if (A)
+      REQUIRE(differs(Direct.Instructions.back(), ViaCst.Instructions.back()) == "");
+  }
+  return DirectParser.directlyBuilt();
+}
+
+std::string slurp(const std::filesystem::path &P) {
+  std::ifstream F(P, std::ios::binary);
+  std::stringstream SS;
+  SS << F.rdbuf();
+  return SS.str();
+}
+} // namespace
+
+TEST_CASE("the direct builder and the CST walk make the same instructions") {
+  // Tricky shapes first: prefixes, flat expressions, bad addresses, vectors,
+  // literals ptxas rejects or wraps, and what only the CST way takes.
+  std::string Src = std::string(Header) + ".visible .entry k()\n{\n" +
+                    "@!%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+                    ".mbarrier::complete_tx::bytes [%r1+16], [%rd1, {%r2, -3}], [%r3], 0xffffU;\n"
+                    "st.shared.u32 [x+4*2-1], -~!0; st.shared.v2.u32 [%r1+-16], {%r2, _};\n"
+                    "st.shared.u32 [%r1-16], 1; st.shared.u32 [16+%r1], %tid.x;\n"
+                    "st.shared.u32 [%r1+%r2], 1.5; st.shared.u32 [%r1+1.0], -1.5;\n"
+                    "st.shared.u32 [8*2], 18446744073709551616; st.shared.u32 [%r1*2], 0x1ffffffffffffffffU;\n"
+                    "st.shared.u32 [%r1+(4)], (1); st.shared.u32 [a], !%p1; st.shared.u32 [a], {};\n"
+                    "st.shared.u32 [a], 1 << 70, 7 / 0, -8 % 3, 3|4&6^1, 1+2<<3>>1;\n"
+                    "call.uni (retval0), f, (p0, p1); st.shared.u32 [a] 1; st.shared.u32 [a],;\n"
+                    "bar.sync 0; ret; exit;\n}\n";
+  CHECK(compareBuilders(Src, "tricky.ptx") == 13); // the rest go the CST way
+
+  // Every test module and the corpus (or its committed slice).
+  size_t Direct = 0, Files = 0;
+  for (std::filesystem::path Root :
+       {std::filesystem::path(PTXLINT_SOURCE_DIR) / "test", std::filesystem::path(PTXLINT_CORPUS_DIR)})
+    for (auto &E : std::filesystem::recursive_directory_iterator(Root))
+      if (E.path().extension() == ".ptx") {
+        ++Files;
+        Direct += compareBuilders(slurp(E.path()), E.path().string());
+      }
+  MESSAGE("built " << Direct << " instructions directly, in " << Files << " files");
+  CHECK(Direct > 1000);
 }
