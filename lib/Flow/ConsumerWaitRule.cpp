@@ -133,6 +133,13 @@ bool fillsOnBarrier(const FlowInst &I) {
          I.Op.Kind == OpKind::ClcTryCancel;
 }
 
+/// A fill, or an expect_tx that arms a fill's barrier: what a producer
+/// does right after acquiring a slot.
+bool armsOrFills(const FlowInst &I) {
+  return fillsOnBarrier(I) || I.Op.Kind == OpKind::MbarArriveExpectTx ||
+         I.Op.Kind == OpKind::MbarExpectTx;
+}
+
 constexpr size_t MaxClasses = 64;
 
 /// Per full class, how many of its slots are waited on and not released
@@ -665,8 +672,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       const FlowInst &I = FF.Insts[RI[Y]];
       if (I.Op.Kind == OpKind::MbarWait)
         break;
-      if (fillsOnBarrier(I) || I.Op.Kind == OpKind::MbarArriveExpectTx ||
-          I.Op.Kind == OpKind::MbarExpectTx) {
+      if (armsOrFills(I)) {
         int F = ClassOf(BarrierOf(RI[Y]));
         if (F < 0)
           continue;
@@ -1426,6 +1432,177 @@ void runPublishRule(const FlowRuleContext &C) {
     }
   };
   solveForward(FF, PubState(), Transfer);
+}
+
+} // namespace flow
+} // namespace ptxlint
+
+namespace ptxlint {
+namespace flow {
+namespace {
+
+bool headStarts(const FlowInst &I, std::string_view P) {
+  return I.Head.substr(0, P.size()) == P;
+}
+
+/// A read of tensor memory: tcgen05.ld, or a tcgen05.mma whose A operand is
+/// a tensor-memory address ("[%r]": 77's P) rather than a descriptor.
+bool readsTmem(const FlowFunction &FF, const FlowInst &I) {
+  if (headStarts(I, "tcgen05.ld"))
+    return true;
+  if (I.Op.Kind != OpKind::DescriptorRead || !headStarts(I, "tcgen05.mma"))
+    return false;
+  // The second operand, read from the text ("[d], [a], ..." against "[d],
+  // adesc, ..."): decoding every MMA's operands costs more than the rule.
+  std::string_view T = FF.M.Text.substr(I.Range.Begin, I.Range.End - I.Range.Begin);
+  size_t P = T.find(']');
+  P = P == T.npos ? T.npos : T.find(',', P);
+  while (P != T.npos && ++P < T.size() && (T[P] == ' ' || T[P] == '\t'))
+    ;
+  return P != T.npos && P < T.size() && T[P] == '[';
+}
+
+} // namespace
+
+/// Tensor memory is handed from thread to thread through mbarriers: the MMA
+/// thread's tcgen05.commit hands over what its tcgen05.mma wrote (CUTLASS
+/// 70's accumulator, read by the epilogue's tcgen05.ld), a warp's arrive
+/// after its tcgen05.st what it stored. A thread's tensor-memory read needs,
+/// on every path from the start, a wait on such a barrier (or its own
+/// tcgen05.st / tcgen05.cp): the first hand-over only, since which barrier
+/// hands over which columns is not modelled (a later iteration's missing
+/// wait is covered by the earlier ones: 77's MMA warp).
+void runTmemReadRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  // The hand-over classes: barriers a tcgen05.commit signals, or an arrive
+  // after tcgen05.st / tcgen05.wait::st with no mbarrier wait between,
+  // minus those whose waiters then fill shared memory (an MMA warp's
+  // commit that releases a load stage).
+  std::vector<uint32_t> Extra; // the tensor-memory reads and writes
+  std::vector<uint32_t> Stores; // tcgen05.st, tcgen05.wait::st
+  for (uint32_t K = 0; K < FF.Insts.size(); ++K) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Head.size() < 8 || I.Head[0] != 't' || !headStarts(I, "tcgen05."))
+      continue;
+    if (headStarts(I, "tcgen05.wait::st") || headStarts(I, "tcgen05.st"))
+      Stores.push_back(K);
+    if (headStarts(I, "tcgen05.ld") || headStarts(I, "tcgen05.st") ||
+        headStarts(I, "tcgen05.cp"))
+      Extra.push_back(K);
+  }
+  BarrierForms BarrierOf(FF);
+  BarrierArrays Arr;
+  std::vector<Form> Hand;
+  auto Add = [&](const Shape &A) {
+    if (A && A->Base >= 0 && std::find(Hand.begin(), Hand.end(), *A) == Hand.end())
+      Hand.push_back(*A);
+  };
+  const std::vector<uint32_t> &RI = FF.RoleInsts;
+  for (uint32_t K : RI) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.MbarOp >= 0)
+      Arr.add(BarrierOf(K));
+    if (I.Op.Kind == OpKind::MmaCommitArrive) {
+      Add(BarrierOf(K));
+    } else if (I.Op.Kind == OpKind::MbarArrive) {
+      // (The last tcgen05.st or wait::st before it in the text, at most
+      // 4096 instructions back, with no mbarrier wait between.)
+      auto It = std::lower_bound(Stores.begin(), Stores.end(), K);
+      if (It != Stores.begin() && *(It - 1) + 4096 > K) {
+        auto R = std::lower_bound(RI.begin(), RI.end(), *(It - 1));
+        bool Waited = false;
+        for (; R != RI.end() && *R < K && !Waited; ++R)
+          Waited = FF.Insts[*R].Op.Kind == OpKind::MbarWait;
+        if (!Waited)
+          Add(BarrierOf(K));
+      }
+    }
+  }
+  for (size_t X = 0; X < RI.size(); ++X) {
+    if (FF.Insts[RI[X]].Op.Kind != OpKind::MbarWait)
+      continue;
+    for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {
+      const FlowInst &I = FF.Insts[RI[Y]];
+      if (I.Op.Kind == OpKind::MbarWait)
+        break;
+      if (armsOrFills(I)) {
+        const Shape &E = BarrierOf(RI[X]);
+        Hand.erase(std::remove_if(Hand.begin(), Hand.end(),
+                                  [&](const Form &F) { return sameShape(E, F); }),
+                   Hand.end());
+        break;
+      }
+    }
+  }
+  if (Hand.empty())
+    return;
+  auto IsHand = [&](const Shape &A) {
+    for (const Form &F : Hand)
+      if (Arr.mayBeSame(A, F))
+        return true;
+    return false;
+  };
+  // Per event: what it does (computed once; the transfer runs per visit).
+  enum : uint8_t { None, Acquire, Read };
+  std::vector<uint8_t> Code(FF.Insts.size(), None);
+  bool Probes = false; // a probe of a hand-over barrier: skip regions matter
+  for (uint32_t K : Extra)
+    Code[K] = headStarts(FF.Insts[K], "tcgen05.ld") ? Read : Acquire; // own st/cp
+  for (uint32_t K : RI) {
+    const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+      Code[K] = Acquire;
+    else if (I.Op.Kind == OpKind::MbarWait && IsHand(BarrierOf(K))) {
+      if (blocksUntilDone(FF, K))
+        Code[K] = Acquire;
+      else
+        Probes = true;
+    } else if (I.Op.Kind == OpKind::DescriptorRead && readsTmem(FF, I))
+      Code[K] = Read;
+  }
+  EventLists Events(
+      FF, [&](uint32_t K) { return Code[K] != None; }, &Extra);
+  // "if (!token) wait" after a probe: the edge that skips the wait has its
+  // effect (built only where such a probe is).
+  std::optional<SkipRegions> Skips;
+  if (Probes)
+    Skips.emplace(FF, Events, [&](uint32_t K) {
+      return Skip{Code[K] == Acquire ? uint64_t(1) : 0, 0};
+    });
+  struct State {
+    bool Acq = false;
+    bool join(const State &O) {
+      bool N = Acq && O.Acq;
+      bool Changed = N != Acq;
+      Acq = N;
+      return Changed;
+    }
+  };
+  bool Reported = false;
+  auto Transfer = [&](uint32_t B, State &S, bool Report) {
+    for (uint32_t K : Events.of(B)) {
+      const FlowInst &I = FF.Insts[K];
+      if (Report && !Reported && !S.Acq && Code[K] == Read) {
+        Reported = true;
+        auto D = C.likely(rules::FlowReadBeforeComplete, I.Range,
+                          "this tensor-memory read may run before the data "
+                          "is handed over: no wait on a barrier that "
+                          "tcgen05.commit or a tcgen05.st writer signals "
+                          "precedes it");
+        for (const Form &F : Hand)
+          if (auto P = waitPlace(FF, Arr, K, F, false)) {
+            noteMissingWait(FF, P->At, P->Limit, D, true, P->What);
+            break;
+          }
+      }
+      S.Acq |= Code[K] == Acquire;
+    }
+  };
+  auto Edge = [&](uint32_t P, size_t X, State &S) {
+    S.Acq |= Skips && Skips->at(P, X).Acq != 0;
+    return true;
+  };
+  solveForward(FF, State(), Transfer, Edge);
 }
 
 } // namespace flow

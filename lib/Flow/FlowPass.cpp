@@ -114,6 +114,7 @@ const std::vector<FlowRuleEntry> &flowRules() {
       {"consumer-wait", {OpKind::MbarWait}, true, runConsumerWaitRule},
       {"stage-acquire", {OpKind::MmaCommitArrive}, true, runStageAcquireRule},
       {"publish", {OpKind::MbarArrive}, true, runPublishRule},
+      {"tmem-read", {OpKind::MmaCommitArrive}, true, runTmemReadRule},
       {"wait-group-noop", {OpKind::CpAsyncWait, OpKind::BulkWait}, true,
        runWaitCountRule},
       {"mbarrier-tx", {OpKind::MbarExpectTx, OpKind::MbarArriveExpectTx}, true,

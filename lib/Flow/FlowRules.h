@@ -160,6 +160,9 @@ void runStageAcquireRule(const FlowRuleContext &C);
 /// that another thread writes and publishes with an mbarrier arrive, with
 /// no wait on that barrier before it.
 void runPublishRule(const FlowRuleContext &C);
+/// F407, tensor memory: a tcgen05.ld (or a tcgen05.mma reading A from
+/// tensor memory) with no wait on a barrier that hands tensor memory over.
+void runTmemReadRule(const FlowRuleContext &C);
 /// F403: wait_group N that waits for nothing, negative N.
 void runWaitCountRule(const FlowRuleContext &C);
 /// F404: mbarrier transaction byte accounting.

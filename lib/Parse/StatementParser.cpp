@@ -366,9 +366,13 @@ struct StatementParser::Impl {
   bool parseDeclaration(Statement &S);
   bool parseFunctionHeader(Statement &S);
   Symbol declareFrom(uint32_t Owner, uint32_t Declarator, int32_t Function);
+  static void applySpecifier(Symbol &Sym, std::string_view W, std::string_view Int);
+  void applyDeclarator(Symbol &Sym, SourceRange Range, std::string_view Name, bool HasCount,
+                       bool IsArray, const std::string_view *Ints, uint32_t NumInts);
+  bool declareDirect(Statement &S);
 
   // The direct builder (see "the direct builder" below).
-  bool DirectInstructions = true;
+  bool Direct = true; ///< instructions and declarations from their tokens where they can
   bool recogniseDirect();
   bool buildDirect(Statement &S);
   Operand directOperand(uint32_t &P);
@@ -1106,56 +1110,148 @@ Symbol StatementParser::Impl::declareFrom(uint32_t Owner, uint32_t Dc, int32_t F
   forChildren(Owner, [&](uint32_t Spec) {
     if (node(Spec).Kind != CstKind::DeclSpecifier)
       return;
-    std::string_view W = text(child(Spec, CstKind::Terminal, PtxStatementLexer::MODIFIER));
     uint32_t IntNode = child(Spec, CstKind::Terminal, PtxStatementLexer::INT);
-    bool Overflow = false;
-    uint64_t N = IntNode == ~0u ? 0 : intValue(IntNode, Overflow);
-    if (W == ".reg")
-      Sym.Space = StateSpace::Reg;
-    else if (W == ".shared" || W.substr(0, 9) == ".shared::")
-      Sym.Space = StateSpace::Shared;
-    else if (W == ".global")
-      Sym.Space = StateSpace::Global;
-    else if (W == ".const")
-      Sym.Space = StateSpace::Const;
-    else if (W == ".local")
-      Sym.Space = StateSpace::Local;
-    else if (W == ".param")
-      Sym.Space = StateSpace::Param;
-    else if (W == ".tex")
-      Sym.Space = StateSpace::Tex;
-    else if (W == ".extern")
-      Sym.Extern = true;
-    else if (W == ".align")
-      Sym.Align = unsigned(std::min<uint64_t>(N, UINT32_MAX));
-    else if (W == ".v2" || W == ".v4" || W == ".v8")
-      Sym.VectorWidth = uint8_t(W[2] - '0');
-    else if (W == ".visible" || W == ".weak" || W == ".common" || W == ".ptr")
-      ; // linkage and pointer attributes do not change what the name is
-    else
-      Sym.Type = W;
+    applySpecifier(Sym, text(child(Spec, CstKind::Terminal, PtxStatementLexer::MODIFIER)),
+                   IntNode == ~0u ? std::string_view() : text(IntNode));
   });
-  Sym.Range = range(Dc);
-  Sym.Name = text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT));
-  uint32_t Ints[2], NumInts = 0; // "%r<N>" and "a[N]": the first two count
+  std::string_view Ints[2];
+  uint32_t NumInts = 0; // "%r<N>" and "a[N]": the first two count
   forChildren(Dc, [&](uint32_t C) {
     const CstNode &X = node(C);
     if (X.Kind == CstKind::Terminal && X.TokenType == PtxStatementLexer::INT && NumInts < 2)
-      Ints[NumInts++] = C;
+      Ints[NumInts++] = text(C);
   });
-  bool HasCount = child(Dc, CstKind::Terminal, PtxStatementLexer::LT) != ~0u;
+  applyDeclarator(Sym, range(Dc), text(child(Dc, CstKind::Terminal, PtxStatementLexer::IDENT)),
+                  child(Dc, CstKind::Terminal, PtxStatementLexer::LT) != ~0u,
+                  child(Dc, CstKind::Terminal, PtxStatementLexer::LBRACK) != ~0u, Ints,
+                  NumInts);
+  return Sym;
+}
+
+namespace {
+uint64_t literalValue(std::string_view Text, bool &Overflow) {
+  uint64_t V = 0;
+  Overflow = false;
+  parseIntegerLiteral(Text, V, Overflow);
+  return V;
+}
+} // namespace
+
+/// What specifier word W (with its integer Int, as in ".align 16") says of
+/// the symbol.
+void StatementParser::Impl::applySpecifier(Symbol &Sym, std::string_view W,
+                                           std::string_view Int) {
+  if (W == ".reg")
+    Sym.Space = StateSpace::Reg;
+  else if (W == ".shared" || W.substr(0, 9) == ".shared::")
+    Sym.Space = StateSpace::Shared;
+  else if (W == ".global")
+    Sym.Space = StateSpace::Global;
+  else if (W == ".const")
+    Sym.Space = StateSpace::Const;
+  else if (W == ".local")
+    Sym.Space = StateSpace::Local;
+  else if (W == ".param")
+    Sym.Space = StateSpace::Param;
+  else if (W == ".tex")
+    Sym.Space = StateSpace::Tex;
+  else if (W == ".extern")
+    Sym.Extern = true;
+  else if (W == ".align") {
+    bool Overflow;
+    uint64_t N = Int.empty() ? 0 : literalValue(Int, Overflow);
+    Sym.Align = unsigned(std::min<uint64_t>(N, UINT32_MAX));
+  } else if (W == ".v2" || W == ".v4" || W == ".v8")
+    Sym.VectorWidth = uint8_t(W[2] - '0');
+  else if (W == ".visible" || W == ".weak" || W == ".common" || W == ".ptr")
+    ; // linkage and pointer attributes do not change what the name is
+  else
+    Sym.Type = W;
+}
+
+/// The declarator's part of the symbol: "name", "name<N>" (N registers
+/// %name0 .. %name(N-1)), "name[N]" (an array); Ints are its first two
+/// integers.
+void StatementParser::Impl::applyDeclarator(Symbol &Sym, SourceRange Range,
+                                            std::string_view Name, bool HasCount,
+                                            bool IsArray, const std::string_view *Ints,
+                                            uint32_t NumInts) {
+  Sym.Range = Range;
+  Sym.Name = Name;
   bool Overflow = false;
   if (HasCount && NumInts > 0) {
-    uint64_t N = intValue(Ints[0], Overflow);
+    uint64_t N = literalValue(Ints[0], Overflow);
     Sym.RangeCount = Overflow ? UINT32_MAX : unsigned(std::min<uint64_t>(N, UINT32_MAX));
   }
-  if (child(Dc, CstKind::Terminal, PtxStatementLexer::LBRACK) != ~0u) {
+  if (IsArray) {
     Sym.IsArray = true;
     uint32_t IntIndex = HasCount ? 1 : 0;
     if (NumInts > IntIndex)
-      Sym.ArraySize = intValue(Ints[IntIndex], Overflow);
+      Sym.ArraySize = literalValue(Ints[IntIndex], Overflow);
   }
-  return Sym;
+}
+
+/// parseDeclaration() from the tokens, for the common declarations
+/// (".reg .b32 %r<12>;", ".shared .align 8 .b8 buf[1024];", one or more
+/// declarators): specifiers with an optional integer, then declarators
+/// "name", "name<N>", "name[N]..." separated by ','. Returns false, having
+/// declared nothing, for anything else (the CST way then parses it).
+bool StatementParser::Impl::declareDirect(Statement &S) {
+  using L = PtxStatementLexer;
+  auto At = [&](size_t P, size_t Type) { return P < Toks.size() && Toks[P].Type == Type; };
+  // Recognise first: a statement the CST way takes must declare nothing here.
+  size_t P = 0;
+  while (At(P, L::MODIFIER))
+    P += At(P + 1, L::INT) ? 2 : 1;
+  size_t FirstDeclarator = P;
+  if (P == 0)
+    return false;
+  for (;;) {
+    if (!At(P++, L::IDENT))
+      return false;
+    if (At(P, L::LT)) {
+      if (!At(P + 1, L::INT) || !At(P + 2, L::GT))
+        return false;
+      P += 3;
+    }
+    while (At(P, L::LBRACK)) {
+      P += At(P + 1, L::INT) ? 2 : 1;
+      if (!At(P++, L::RBRACK))
+        return false;
+    }
+    if (!At(P, L::COMMA))
+      break;
+    ++P;
+  }
+  if (!At(P, L::SEMI) || P + 1 != Toks.size())
+    return false;
+  // Then declare, as declareFrom() does from the CST.
+  for (P = FirstDeclarator; Toks[P].Type != L::SEMI; ++P) { // P at a name
+    Symbol Sym;
+    Sym.Function = S.Function;
+    for (size_t K = 0; K < FirstDeclarator; ++K)
+      if (Toks[K].Type == L::MODIFIER)
+        applySpecifier(Sym, tokenText(uint32_t(K)),
+                       Toks[K + 1].Type == L::INT ? tokenText(uint32_t(K + 1))
+                                                  : std::string_view());
+    size_t Name = P;
+    bool HasCount = false, IsArray = false;
+    std::string_view Ints[2];
+    uint32_t NumInts = 0;
+    for (++P; Toks[P].Type != L::COMMA && Toks[P].Type != L::SEMI; ++P) {
+      HasCount |= Toks[P].Type == L::LT;
+      IsArray |= Toks[P].Type == L::LBRACK;
+      if (Toks[P].Type == L::INT && NumInts < 2)
+        Ints[NumInts++] = tokenText(uint32_t(P));
+    }
+    applyDeclarator(Sym, tokenRange(uint32_t(Name), uint32_t(P - 1)),
+                    tokenText(uint32_t(Name)), HasCount, IsArray, Ints, NumInts);
+    M.Symbols.push_back(Sym);
+    if (Toks[P].Type == L::SEMI)
+      break;
+  }
+  S.ParsedIndex = 0;
+  return true;
 }
 
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
@@ -1208,9 +1304,9 @@ bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
 }
 
 StatementParser::StatementParser(Module &M, DiagnosticEngine &Diags,
-                                 bool DirectInstructions)
+                                 bool Direct)
     : I(std::make_unique<Impl>(M, Diags)) {
-  I->DirectInstructions = DirectInstructions;
+  I->Direct = Direct;
 }
 StatementParser::~StatementParser() = default;
 
@@ -1240,10 +1336,12 @@ bool StatementParser::parse(uint32_t Index) {
   }
   try {
     I->lex(Text, S.Range.Begin);
-    if (R == EntryRule::Instruction && I->DirectInstructions && I->recogniseDirect()) {
+    if (R == EntryRule::Instruction && I->Direct && I->recogniseDirect()) {
       ++I->DirectlyBuilt;
       return I->buildDirect(S);
     }
+    if (R == EntryRule::Declaration && I->Direct && I->declareDirect(S))
+      return true;
     if (!I->parseShape(Text, R))
       return false;
     switch (R) {

@@ -18,9 +18,9 @@ namespace ptxlint {
 
 class StatementParser {
 public:
-  /// With DirectInstructions false every instruction is built from its CST,
-  /// none straight from its tokens: the tests compare the two builders.
-  StatementParser(Module &M, DiagnosticEngine &Diags, bool DirectInstructions = true);
+  /// With Direct false every instruction and declaration is built from its
+  /// CST, none straight from its tokens: the tests compare the two ways.
+  StatementParser(Module &M, DiagnosticEngine &Diags, bool Direct = true);
   ~StatementParser();
 
   /// Parses statement Index of M.Statements according to its kind and records

@@ -262,6 +262,22 @@ size_t compareBuilders(const std::string &Text, const std::string &Name) {
   ViaCst.Instructions.reserve(ViaCst.Statements.size());
   StatementParser DirectParser(Direct, DirectDiags), CstParser(ViaCst, CstDiags, false);
   for (uint32_t K : selectForParse(Direct)) {
+    if (Direct.Statements[K].Kind == StatementKind::Declaration) {
+      size_t Before = Direct.Symbols.size();
+      CHECK(DirectParser.parse(K) == CstParser.parse(K));
+      REQUIRE(Direct.Symbols.size() == ViaCst.Symbols.size());
+      for (size_t X = Before; X < Direct.Symbols.size(); ++X) {
+        const Symbol &A = Direct.Symbols[X], &B = ViaCst.Symbols[X];
+        CAPTURE(A.Name);
+        CHECK((A.Name == B.Name && A.Type == B.Type && A.ArraySize == B.ArraySize &&
+               A.Range.Begin == B.Range.Begin && A.Range.End == B.Range.End &&
+               A.Function == B.Function && A.RangeCount == B.RangeCount &&
+               A.Align == B.Align && A.Space == B.Space && A.VectorWidth == B.VectorWidth &&
+               A.IsArray == B.IsArray && A.Extern == B.Extern));
+      }
+      REQUIRE(shown(DirectDiags.take()) == shown(CstDiags.take()));
+      continue;
+    }
     if (Direct.Statements[K].Kind != StatementKind::Instruction)
       continue;
     bool A = DirectParser.parse(K), B = CstParser.parse(K);
@@ -291,6 +307,10 @@ TEST_CASE("the direct builder and the CST walk make the same instructions") {
   // Tricky shapes first: prefixes, flat expressions, bad addresses, vectors,
   // literals ptxas rejects or wraps, and what only the CST way takes.
   std::string Src = std::string(Header) + ".visible .entry k()\n{\n" +
+                    ".reg .b32 %r<12>, %q, x<2>[3][4]; .shared .align 8 .b8 buf[], s2[0x10];\n"
+                    ".reg .v4 .b32 v; .global .align 99999999999999999999 .u32 g[8] = {1};\n"
+                    ".reg .b32 %bad<99999999999999999999>; .extern .shared .b8 ext[];\n"
+                    ".reg .b32 r<;\n" +
                     "@!%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile"
                     ".mbarrier::complete_tx::bytes [%r1+16], [%rd1, {%r2, -3}], [%r3], 0xffffU;\n"
                     "st.shared.u32 [x+4*2-1], -~!0; st.shared.v2.u32 [%r1+-16], {%r2, _};\n"
