@@ -1566,7 +1566,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // effect (built only where such a probe is).
   std::optional<SkipRegions> Skips;
   if (Probes)
-    Skips.emplace(FF, Events, [&](uint32_t K) {
+    Skips.emplace(FF, C.skipRegions(), Events, [&](uint32_t K) {
       return Skip{Code[K] == Acquire ? uint64_t(1) : 0, 0};
     });
   struct State {
