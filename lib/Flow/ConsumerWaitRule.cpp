@@ -950,6 +950,17 @@ bool signalsBarrier(const FlowInst &I) {
          I.Op.Kind == OpKind::MmaCommitArrive || fillsOnBarrier(I);
 }
 
+/// A signal that can release a stage its thread was handed: an arrive
+/// without a transaction count, or tcgen05.commit's. An arrive.expect_tx
+/// arms the next fill, and a fill completes one: a thread that waits on a
+/// commit's barrier and then refills shared memory is a producer, and that
+/// commit released the MMA's shared-memory operands to it (CUTLASS's
+/// mainloop, the low-latency GQA kernel's K/V ring), not a tensor-memory
+/// stage to its readers.
+bool releasesStage(const FlowInst &I) {
+  return I.Op.Kind == OpKind::MbarArrive || I.Op.Kind == OpKind::MmaCommitArrive;
+}
+
 } // namespace
 
 void runStageAcquireRule(const FlowRuleContext &C) {
@@ -1057,6 +1068,11 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // Per class X, the classes waited on somewhere after a tcgen05.commit
   // signals X (the MMA warp's drain of its accumulator stages).
   std::vector<uint64_t> WaitedAfter(Cls.size(), 0);
+  // And the classes the committing thread signals itself after the commit:
+  // a barrier it both arrives on and waits on is a rendezvous (77's and the
+  // GQA kernel's TMEM allocation/deallocation hand-shake, 32 MMA + 128
+  // epilogue arrivals), not the readers' release of a stage.
+  std::vector<uint64_t> SignalledAfter(Cls.size(), 0);
   // The windows that matter: after waits on a class that a tcgen05.commit
   // signals (its readers' releases), then after waits on those releases
   // (whether they close a ring); the rest are not walked.
@@ -1084,6 +1100,8 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     Committed |= uint64_t(1) << C0;
     WalkFrom(CommitsOf[C0], [&](uint32_t K) {
       WaitedAfter[C0] |= Acq(K);
+      if (int R = SignalClass(K); R >= 0)
+        SignalledAfter[C0] |= uint64_t(1) << R;
       return true;
     });
   }
@@ -1094,7 +1112,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       WalkFrom(Waits, [&, WM = WM](uint32_t K) {
         if (Acq(K) & WM)
           return false;
-        int R = SignalClass(K);
+        int R = releasesStage(FF.Insts[K]) ? SignalClass(K) : -1;
         if (R < 0 || (WM >> R & 1))
           return true;
         for (size_t F = 0; F < Cls.size(); ++F)
@@ -1118,14 +1136,16 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // waiters release with, when the signalling thread acquires R: R's
   // waiters signal X again (a ring: the producer's acquire of the stage),
   // or the thread waits on R after signalling X (an MMA warp that drains
-  // its accumulator stages before it exits). One-shot barriers ("TMEM
+  // its accumulator stages before it exits) without signalling R itself (a
+  // rendezvous: tcgen05-rendezvous-ok.ptx). One-shot barriers ("TMEM
   // allocated") and stages the signaller never waits for are not checked.
   std::vector<uint64_t> Need(Cls.size(), 0);
   bool Any = false;
   for (size_t F = 0; F < Cls.size(); ++F)
     for (size_t R = 0; R < Cls.size(); ++R)
       if ((Rel[F] >> R & 1) &&
-          ((Rel[R] >> F & 1) || (WaitedAfter[F] >> R & 1))) {
+          ((Rel[R] >> F & 1) ||
+           ((WaitedAfter[F] & ~SignalledAfter[F]) >> R & 1))) {
         Need[F] |= uint64_t(1) << R;
         Any = true;
       }
