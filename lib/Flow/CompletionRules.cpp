@@ -38,25 +38,34 @@ constexpr size_t MaxSites = 64;
 
 /// One may-fact condition per committed site, kept empty while none
 /// holds: most states (a main loop's, an epilogue's after its commits and
-/// waits) have none, and states are copied on every visit.
+/// waits) have none, and states are copied on every visit. Live marks the
+/// sites whose condition holds (at most MaxSites = 64), so that the path
+/// events and edges, which only ever weaken a condition, visit those alone.
 struct MayConds {
   std::vector<Cond> V; ///< empty: no fact holds
   size_t N = 0;        ///< number of sites
-  bool holds(size_t K) const { return K < V.size() && V[K].holds(); }
+  uint64_t Live = 0;   ///< bit K: V[K] holds
+  bool holds(size_t K) const { return K < 64 && (Live >> K & 1); }
   void set(size_t K, const PathLits &P) {
     if (V.empty())
       V.assign(N, Cond{});
     V[K].assignFrom(P);
+    mark(K);
+  }
+  void clear() {
+    V.clear();
+    Live = 0;
   }
   /// Drops the facts of the sites Pred names.
   template <class PredFn> void drop(PredFn &&Pred) {
-    bool Any = false;
-    for (size_t K = 0; K < V.size(); ++K) {
-      if (V[K].holds() && Pred(K))
+    for (uint64_t M = Live; M; M &= M - 1) {
+      size_t K = size_t(__builtin_ctzll(M));
+      if (Pred(K)) {
         V[K].setNone();
-      Any |= V[K].holds();
+        Live &= ~(uint64_t(1) << K);
+      }
     }
-    if (!Any)
+    if (!Live)
       V.clear();
   }
   bool join(const MayConds &O) {
@@ -64,16 +73,30 @@ struct MayConds {
       return false;
     if (V.empty()) {
       V = O.V;
+      Live = O.Live;
       return true;
     }
     bool Changed = false;
-    for (size_t K = 0; K < V.size(); ++K)
+    for (uint64_t M = O.Live; M; M &= M - 1) { // joinMay(none) changes nothing
+      size_t K = size_t(__builtin_ctzll(M));
       Changed |= V[K].joinMay(O.V[K]);
+      mark(K);
+    }
     return Changed;
   }
+  /// F(C) for each condition that holds; F may only weaken it.
   template <class Fn> void each(Fn &&F) {
-    for (Cond &C : V)
-      F(C);
+    for (uint64_t M = Live; M; M &= M - 1) {
+      size_t K = size_t(__builtin_ctzll(M));
+      F(V[K]);
+      mark(K);
+    }
+  }
+
+private:
+  void mark(size_t K) {
+    uint64_t Bit = uint64_t(1) << K;
+    Live = V[K].holds() ? Live | Bit : Live & ~Bit;
   }
 };
 
@@ -918,7 +941,7 @@ void runCompletionRules(const FlowRuleContext &C) {
         if (FF.callHasEffects(I)) {
           for (uint8_t &F : S.F)
             F = killMaybe(F, false);
-          S.W.V.clear();
+          S.W.clear();
           Committed(S, Role::CpAsync, nullptr);
           Committed(S, Role::BulkGroup, nullptr);
         }
@@ -975,7 +998,13 @@ void runCompletionRules(const FlowRuleContext &C) {
   auto Edge = [&](uint32_t B, size_t X, CompState &S) {
     return !PC || PC->takeEdge(B, X, S.P, [&](auto &&Fn) { S.eachCond(Fn); });
   };
-  if (!solveForward(FF, Entry, Transfer, Edge))
+  auto Quiet = [&](uint32_t B, bool Report) {
+    if (Report)
+      return ReportEvents.none(B) && !FF.Blocks[B].FallsOffEnd;
+    return FixEvents.none(B) &&
+           (!PC || (PC->edge(B, 0).size() == 0 && PC->edge(B, 1).size() == 0));
+  };
+  if (!solveForward(FF, Entry, Transfer, Edge, Quiet))
     return;
   for (const Candidate &Cd : WrongKind)
     EmitWrongKind(Cd.Site, Cd.Wait, Cd.BulkWait);

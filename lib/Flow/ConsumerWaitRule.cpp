@@ -45,6 +45,7 @@
 #include "Flow/FlowRules.h"
 
 #include <algorithm>
+#include <deque>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
@@ -99,18 +100,22 @@ private:
 /// (rules ask per window).
 class BarrierForms {
 public:
-  explicit BarrierForms(const FlowFunction &FF) : FF(FF) {}
+  explicit BarrierForms(const FlowFunction &FF)
+      : FF(FF), Slot(FF.Insts.size(), -1) {}
   const Shape &operator()(uint32_t K) {
-    auto It = Memo.find(K);
-    if (It != Memo.end())
-      return It->second;
-    const FlowInst &I = FF.Insts[K];
-    return Memo.emplace(K, FF.form(FF.operand(I, I.Op.MbarOp), K)).first->second;
+    int32_t &X = Slot[K];
+    if (X < 0) {
+      const FlowInst &I = FF.Insts[K];
+      X = int32_t(Forms.size());
+      Forms.push_back(FF.form(FF.operand(I, I.Op.MbarOp), K));
+    }
+    return Forms[size_t(X)];
   }
 
 private:
   const FlowFunction &FF;
-  std::unordered_map<uint32_t, Shape> Memo;
+  std::vector<int32_t> Slot; ///< per instruction: its form's index, -1
+  std::deque<Shape> Forms;   ///< stable references as it grows
 };
 
 /// tcgen05.alloc: writes the address of the tensor memory it allocated to
@@ -383,7 +388,7 @@ unusedBarrierAddress(const FlowFunction &FF, const BarrierArrays &Arr,
       // (Or past a spin loop: "LAB_WAIT: try_wait; @P bra DONE; bra
       // LAB_WAIT; DONE:" enters DONE from the block before the last.)
       auto FlowsIn = [&](uint32_t P) {
-        const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
+        const BlockSuccs &Ss = FF.Blocks[P].Succs;
         return std::find(Ss.begin(), Ss.end(), B) != Ss.end();
       };
       if (!FlowsIn(B - 1) && !(B >= 2 && FlowsIn(B - 2)))
@@ -475,7 +480,7 @@ std::optional<uint32_t> probeTestBefore(const FlowFunction &FF,
                                         const Form &Full) {
   uint32_t B = FF.blockOf(Rd);
   for (unsigned N = 0; B > 0 && N < 8; ++N) {
-    const std::vector<uint32_t> &Ss = FF.Blocks[B - 1].Succs;
+    const BlockSuccs &Ss = FF.Blocks[B - 1].Succs;
     if (std::find(Ss.begin(), Ss.end(), B) == Ss.end())
       break;
     --B;
@@ -554,7 +559,7 @@ bool guardedByOtherPipeline(const FlowFunction &FF, const BarrierArrays &Arr,
                             FormsFn &BarrierOf) {
   uint32_t B = FF.blockOf(Rd);
   for (unsigned Step = 0; Step < 4; ++Step) {
-    const std::vector<uint32_t> &Ev = FF.Blocks[B].Events;
+    const IndexRun &Ev = FF.Blocks[B].Events;
     for (size_t N = Ev.size(); N-- > 0;) {
       uint32_t X = Ev[N];
       const FlowInst &I = FF.Insts[X];
@@ -590,68 +595,19 @@ struct Skip {
   uint64_t Acq = 0, Rel = 0, Exact = 0;
 };
 
-/// A wait or a release that some threads branch around is the warp's:
-/// "if (pred) arrive" (CUTLASS's and FA3's per-CTA arrive of a
-/// cluster-wide release), "if (warp == 0) wait" before a named barrier
-/// (FA3), "if (!token) wait" after a successful try_wait probe (CUTLASS
-/// sm100). The edge that skips such a region (entered only from the
-/// branch, left only to the skip edge's target, at most 16 blocks) has the
-/// region's effect too.
+/// What the region each skip edge jumps over (SkipRegionMap) does: the
+/// edge has the region's effect too.
 class SkipRegions {
 public:
   /// Effect(K): what event K of Events does.
   template <class EffectFn>
-  SkipRegions(const FlowFunction &FF, const EventLists &Events, EffectFn Effect)
+  SkipRegions(const FlowFunction &FF, const SkipRegionMap &Map,
+              const EventLists &Events, EffectFn Effect)
       : FF(FF), Of(FF.Blocks.size() * 2) {
-    size_t NB = FF.Blocks.size();
-    std::vector<uint32_t> NPreds(NB, 0);
-    for (uint32_t B = 0; B < NB; ++B)
-      for (uint32_t S : FF.Blocks[B].Succs)
-        ++NPreds[S];
-    std::vector<uint32_t> Region;
-    // Per block: the number of the region search it was last added to
-    // (membership without a search of Region).
-    std::vector<uint32_t> Stamp(NB, 0);
-    uint32_t Search = 0;
-    for (uint32_t P = 0; P < NB; ++P) {
-      const std::vector<uint32_t> &Ss = FF.Blocks[P].Succs;
-      if (Ss.size() != 2 || Ss[0] == Ss[1])
-        continue;
+    for (uint32_t P = 0; P < FF.Blocks.size(); ++P)
       for (size_t X = 0; X < 2; ++X) {
-        uint32_t J = Ss[X], Start = Ss[1 - X];
-        if (Start == P)
-          continue;
-        ++Search;
-        Region.assign(1, Start);
-        Stamp[Start] = Search;
-        bool Ok = true;
-        for (size_t R = 0; Ok && R < Region.size(); ++R) {
-          const std::vector<uint32_t> &Rs = FF.Blocks[Region[R]].Succs;
-          Ok = !Rs.empty(); // an exit inside: not a skippable region
-          for (uint32_t N : Rs) {
-            if (N == J || Stamp[N] == Search)
-              continue;
-            if (N == P || Region.size() == 16) {
-              Ok = false;
-              break;
-            }
-            Region.push_back(N);
-            Stamp[N] = Search;
-          }
-        }
-        // Entered only from P (Start) or from inside (a spin loop's head
-        // is also its back edge's target).
-        for (size_t R = 0; Ok && R < Region.size(); ++R) {
-          uint32_t Inside = R == 0;
-          for (uint32_t Q : Region)
-            for (uint32_t N : FF.Blocks[Q].Succs)
-              Inside += N == Region[R];
-          Ok = Inside == NPreds[Region[R]];
-        }
-        if (!Ok)
-          continue;
         Skip &Sk = Of[P * 2 + X];
-        for (uint32_t Q : Region)
+        for (uint32_t Q : Map.at(P, X))
           for (uint32_t K : Events.of(Q)) {
             Skip E = Effect(K);
             Sk.Acq |= E.Acq;
@@ -659,7 +615,6 @@ public:
             Sk.Exact |= E.Exact;
           }
       }
-    }
   }
   /// The effect of the region that the edge from P to Succs[X] skips.
   const Skip &at(uint32_t P, size_t X) const {
@@ -866,7 +821,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     }
   };
   size_t NB = FF.Blocks.size();
-  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+  SkipRegions Skips(FF, C.skipRegions(), Events, [&](uint32_t K) {
     return Skip{At(K).Acquires, At(K).Releases};
   });
   auto SkipAt = [&](uint32_t P, size_t X) -> const Skip & {
@@ -901,7 +856,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   };
   auto OutOf = [&](uint32_t B) {
     uint64_t S = 0;
-    const std::vector<uint32_t> &Ss = FF.Blocks[B].Succs;
+    const BlockSuccs &Ss = FF.Blocks[B].Succs;
     for (size_t X = 0; X < Ss.size(); ++X) {
       const Skip &Sk = SkipAt(B, X);
       S |= Sk.Rel ? Sk.Rel : In[Ss[X]] & ~Sk.Acq;
@@ -1245,7 +1200,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       }
     }
   }
-  SkipRegions Skips(FF, Events, [&](uint32_t K) {
+  SkipRegions Skips(FF, C.skipRegions(), Events, [&](uint32_t K) {
     return Skip{Acq(K), 0, Exact(K)};
   });
   struct State {
@@ -1854,7 +1809,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // effect (built only where such a probe is).
   std::optional<SkipRegions> Skips;
   if (Probes)
-    Skips.emplace(FF, Events, [&](uint32_t K) { return Skip{Acq[K], 0}; });
+    Skips.emplace(FF, C.skipRegions(), Events,
+                  [&](uint32_t K) { return Skip{Acq[K], 0}; });
   struct State {
     uint64_t Acq = 0;
     bool join(const State &O) {

@@ -15,7 +15,9 @@
 
 #include "Flow/FlowFunction.h"
 
+#include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -53,17 +55,40 @@ public:
     }
     Start.push_back(uint32_t(Ev.size()));
   }
-  struct Range {
-    const uint32_t *B, *E;
-    const uint32_t *begin() const { return B; }
-    const uint32_t *end() const { return E; }
-  };
+  using Range = IndexRun;
   Range of(uint32_t Block) const {
     return {Ev.data() + Start[Block], Ev.data() + Start[Block + 1]};
   }
+  /// Whether Block has none of the events.
+  bool none(uint32_t Block) const { return Start[Block] == Start[Block + 1]; }
 
 private:
   std::vector<uint32_t> Start, Ev;
+};
+
+/// The regions that some threads branch around: "if (pred) arrive" (the
+/// per-CTA arrive of a cluster-wide release), "if (warp == 0) wait" before
+/// a named barrier, "if (!token) wait" after a successful try_wait probe.
+/// For each block P with two successors and each X, the blocks of the
+/// region at the other successor that the edge to Succs[X] skips: entered
+/// only from P (or from inside: a spin loop's head is its back edge's
+/// target), left only to Succs[X], no exit inside, at most 16 blocks. CFG
+/// structure only, found once per function (FlowRuleContext::skipRegions());
+/// each rule folds its own effect over the blocks.
+class SkipRegionMap {
+public:
+  explicit SkipRegionMap(const FlowFunction &FF);
+  using Range = IndexRun;
+  /// The blocks of the region that the edge from P to Succs[X] skips (none:
+  /// empty).
+  Range at(uint32_t P, size_t X) const {
+    size_t K = size_t(P) * 2 + X;
+    return {Blocks.data() + Start[K], Blocks.data() + Start[K + 1]};
+  }
+
+private:
+  std::vector<uint32_t> Start; ///< per P * 2 + X: offsets into Blocks
+  std::vector<uint32_t> Blocks;
 };
 
 /// Solves forward from block 0 with Entry, then replays every reached block
@@ -71,16 +96,14 @@ private:
 /// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
 /// its successor Succs[SuccIndex] and returns false where that edge cannot
 /// be taken (PathConditions::takeEdge).
-template <class State, class TransferFn>
+/// Quiet(BlockIndex, Report): Transfer(B, S, Report) leaves S alone and
+/// reports nothing there, and so does Edge(B, X, S) (a block with none of
+/// the rule's events and no edge literal: most blocks of a large kernel).
+/// Such a block hands its in-state to its successors as it is, with no
+/// copy, and is not replayed.
+template <class State, class TransferFn, class EdgeFn, class QuietFn>
 bool solveForward(const FlowFunction &FF, const State &Entry,
-                  TransferFn &&Transfer) {
-  return solveForward(FF, Entry, Transfer,
-                      [](uint32_t, size_t, State &) { return true; });
-}
-
-template <class State, class TransferFn, class EdgeFn>
-bool solveForward(const FlowFunction &FF, const State &Entry,
-                  TransferFn &&Transfer, EdgeFn &&Edge) {
+                  TransferFn &&Transfer, EdgeFn &&Edge, QuietFn &&Quiet) {
   size_t NB = FF.Blocks.size();
   if (NB == 0)
     return true;
@@ -96,43 +119,72 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
   Reached[0] = Queued[0] = 1;
   Work.push(0);
   size_t Steps = 0, Budget = 64 * NB + 4096;
+  auto Pass = [&](uint32_t Succ, const State &ES) {
+    bool Changed;
+    if (!Reached[Succ]) {
+      In[Succ] = ES;
+      Reached[Succ] = 1;
+      Changed = true;
+    } else {
+      Changed = In[Succ].join(ES);
+    }
+    if (Changed && !Queued[Succ]) {
+      Queued[Succ] = 1;
+      Work.push(Succ);
+    }
+  };
   while (!Work.empty()) {
     if (++Steps > Budget)
       return false;
     uint32_t B = Work.top();
     Work.pop();
     Queued[B] = 0;
+    const BlockSuccs &Succs = FF.Blocks[B].Succs;
+    if (Quiet(B, false)) {
+      for (uint32_t Succ : Succs)
+        Pass(Succ, In[B]);
+      continue;
+    }
     S = In[B];
     Transfer(B, S, false);
-    const std::vector<uint32_t> &Succs = FF.Blocks[B].Succs;
     for (size_t X = 0; X < Succs.size(); ++X) {
-      uint32_t Succ = Succs[X];
       // The last edge takes S itself: one copy fewer per visit.
       if (X + 1 < Succs.size())
         Copy = S;
       State &ES = X + 1 < Succs.size() ? Copy : S;
-      if (!Edge(B, X, ES))
-        continue;
-      bool Changed;
-      if (!Reached[Succ]) {
-        In[Succ] = ES;
-        Reached[Succ] = 1;
-        Changed = true;
-      } else {
-        Changed = In[Succ].join(ES);
-      }
-      if (Changed && !Queued[Succ]) {
-        Queued[Succ] = 1;
-        Work.push(Succ);
-      }
+      if (Edge(B, X, ES))
+        Pass(Succs[X], ES);
     }
   }
   for (uint32_t B = 0; B < NB; ++B)
-    if (Reached[B]) {
+    if (Reached[B] && !Quiet(B, true)) {
       S = In[B];
       Transfer(B, S, true);
     }
   return true;
+}
+
+/// Every edge taken as it is.
+struct AnyEdge {
+  template <class State> bool operator()(uint32_t, size_t, State &) const {
+    return true;
+  }
+};
+/// No block is known to be quiet.
+struct NoQuiet {
+  bool operator()(uint32_t, bool) const { return false; }
+};
+
+template <class State, class TransferFn, class EdgeFn>
+bool solveForward(const FlowFunction &FF, const State &Entry,
+                  TransferFn &&Transfer, EdgeFn &&Edge) {
+  return solveForward(FF, Entry, Transfer, Edge, NoQuiet());
+}
+
+template <class State, class TransferFn>
+bool solveForward(const FlowFunction &FF, const State &Entry,
+                  TransferFn &&Transfer) {
+  return solveForward(FF, Entry, Transfer, AnyEdge(), NoQuiet());
 }
 
 /// The per-fact lattice most flow rules use. Absent (the fact's instruction
@@ -155,10 +207,36 @@ inline uint8_t joinFact(uint8_t A, uint8_t B) {
   return Mixed;
 }
 
+/// The facts of at most 64 sites (the rules that use FactVector cap their
+/// sites there), inline: states are copied on every block visit, and a
+/// vector allocated for each block's first in-state.
+struct FactBytes {
+  static constexpr size_t Max = 64;
+  uint8_t V[Max] = {};
+  uint32_t N = 0;
+  void assign(size_t Count, uint8_t X) {
+    assert(Count <= Max);
+    N = uint32_t(Count);
+    std::memset(V, X, Count);
+  }
+  size_t size() const { return N; }
+  uint8_t &operator[](size_t K) { return V[K]; }
+  uint8_t operator[](size_t K) const { return V[K]; }
+  uint8_t *begin() { return V; }
+  uint8_t *end() { return V + N; }
+  const uint8_t *begin() const { return V; }
+  const uint8_t *end() const { return V + N; }
+  bool operator==(const FactBytes &O) const {
+    return N == O.N && std::memcmp(V, O.V, N) == 0;
+  }
+};
+
 /// A vector of facts, joined element-wise.
 struct FactVector {
-  std::vector<uint8_t> F;
+  FactBytes F;
   bool join(const FactVector &O) {
+    if (F == O.F)
+      return false; // the common case at a fixpoint: one compare of bytes
     bool Changed = false;
     for (size_t K = 0; K < F.size(); ++K) {
       uint8_t J = joinFact(F[K], O.F[K]);

@@ -476,7 +476,6 @@ void FlowFunction::build() {
   BlockOf[N] = uint32_t(Blocks.size() - 1);
   for (uint32_t B = 0; B < Blocks.size(); ++B) {
     Block &Bl = Blocks[B];
-    Bl.Succs.reserve(2); // a target and a fall-through at most
     bool HasNext = B + 1 < Blocks.size();
     if (Bl.Begin == Bl.End) {
       if (HasNext)
@@ -527,15 +526,19 @@ void FlowFunction::build() {
   auto IsEvent = [&](uint32_t K) {
     return Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0;
   };
+  EventPool.reserve(RoleInsts.size());
+  std::vector<uint32_t> EventStart;
+  EventStart.reserve(Blocks.size() + 1);
   for (Block &Bl : Blocks) {
-    uint32_t Count = 0; // one allocation per block, not one per doubling
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
-      Count += IsEvent(K);
-    Bl.Events.reserve(Count);
+    EventStart.push_back(uint32_t(EventPool.size()));
     for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
       if (IsEvent(K))
-        Bl.Events.push_back(K);
+        EventPool.push_back(K);
   }
+  EventStart.push_back(uint32_t(EventPool.size()));
+  for (size_t B = 0; B < Blocks.size(); ++B)
+    Blocks[B].Events = {EventPool.data() + EventStart[B],
+                        EventPool.data() + EventStart[B + 1]};
 }
 
 // --- register values ------------------------------------------------------------
@@ -749,8 +752,10 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
       return V;
-    if (VO == VCvta && Self.K == Val::Ptr) // a pointer of its own
-      Bases[size_t(Self.Base)].CvtaPointer = true;
+    if (VO == VCvta && Self.K == Val::Ptr && !Bases[size_t(Self.Base)].CvtaPointer) {
+      Bases[size_t(Self.Base)].CvtaPointer = true; // a pointer of its own
+      ++CvtaFlips;
+    }
     return Self;
   }
   // Swizzles (xor), alignment masks and bit-or'd offsets of a pointer stay
@@ -938,22 +943,61 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   }
   // In program order, so that a pass sees most definitions before their uses.
   std::sort(NewDefs.begin(), NewDefs.end());
+  // A definition is evaluated again only when a register it reads changed
+  // since (or a base became a cvta'd pointer): otherwise its last value is
+  // what evalDef() would return. The registers each one reads: a list per
+  // register through EvalUserHead (reset on the way out).
+  size_t ND = NewDefs.size();
+  std::vector<Val> &Last = EvalLast;
+  std::vector<char> &Dirty = EvalDirty;
+  Last.assign(ND, Val{});
+  Dirty.assign(ND, 1);
+  if (EvalUserHead.size() < RegNames.size())
+    EvalUserHead.resize(RegNames.size(), -1);
+  std::vector<std::pair<uint32_t, int32_t>> &Users = EvalUsers; // (position, next)
+  Users.clear();
+  for (uint32_t P = 0; P < ND; ++P) {
+    const FlowInst &I = Insts[Defs[NewDefs[P]].Inst];
+    for (size_t K = 1; K < I.Ops.size(); ++K) {
+      const Opnd &O = I.Ops[K];
+      int32_t R = O.K == Opnd::Reg && !O.Negated ? regIdOf(O) : -1;
+      if (R < 0)
+        continue;
+      Users.push_back({P, EvalUserHead[size_t(R)]});
+      EvalUserHead[size_t(R)] = int32_t(Users.size() - 1);
+    }
+  }
   // The registers of earlier slices are final, so a fixpoint over the new
   // definitions alone is the fixpoint over all of them.
   bool Changed = true;
   for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
     Changed = false;
-    for (uint32_t X : NewDefs) {
-      const Def &D = Defs[X];
-      Val V = evalDef(Insts[D.Inst], D.Reg);
+    for (uint32_t P = 0; P < ND; ++P) {
+      const Def &D = Defs[NewDefs[P]];
+      if (Dirty[P]) {
+        Dirty[P] = 0;
+        uint32_t Flips = CvtaFlips;
+        Last[P] = evalDef(Insts[D.Inst], D.Reg);
+        if (Flips != CvtaFlips)
+          Dirty.assign(ND, 1); // Symbolic() may answer otherwise now
+      }
+      const Val &V = Last[P];
       if (V.K == Val::Undef)
         continue;
       Val J = joinVal(RegVals[size_t(D.Reg)], V);
       if (J != RegVals[size_t(D.Reg)]) {
         RegVals[size_t(D.Reg)] = J;
         Changed = true;
+        for (int32_t U = EvalUserHead[size_t(D.Reg)]; U >= 0; U = Users[size_t(U)].second)
+          Dirty[Users[size_t(U)].first] = 1;
       }
     }
+  }
+  for (uint32_t P = 0; P < ND; ++P) {
+    const FlowInst &I = Insts[Defs[NewDefs[P]].Inst];
+    for (size_t K = 1; K < I.Ops.size(); ++K)
+      if (I.Ops[K].K == Opnd::Reg && I.Ops[K].RegId >= 0)
+        EvalUserHead[size_t(I.Ops[K].RegId)] = -1;
   }
   if (Changed) // not settled: these registers are unknown
     for (int32_t R : NewRegs)

@@ -103,14 +103,37 @@ private:
   }
 };
 
+/// A block's successors: a branch target and the fall-through at most
+/// (brx makes a function unanalysable), kept inline.
+struct BlockSuccs {
+  uint32_t V[2] = {0, 0};
+  uint32_t N = 0;
+  size_t size() const { return N; }
+  bool empty() const { return N == 0; }
+  uint32_t operator[](size_t K) const { return V[K]; }
+  const uint32_t *begin() const { return V; }
+  const uint32_t *end() const { return V + N; }
+  void push_back(uint32_t S) { V[N++] = S; }
+};
+
+/// A run of indices in a pool that does not move (a block's events, the
+/// blocks of a skip region, an edge's literals, an event's atoms).
+struct IndexRun {
+  const uint32_t *B = nullptr, *E = nullptr;
+  const uint32_t *begin() const { return B; }
+  const uint32_t *end() const { return E; }
+  size_t size() const { return size_t(E - B); }
+  uint32_t operator[](size_t K) const { return B[K]; }
+};
+
 struct Block {
   uint32_t Begin = 0, End = 0; ///< FlowInst indices
-  std::vector<uint32_t> Succs;
+  BlockSuccs Succs;
   bool FallsOffEnd = false; ///< control reaches the closing '}'
   /// The instructions a rule can act on, in order: those with a role
   /// (OpKind other than Other) and those that redefine an address base.
   /// Transfer functions walk these, not every arithmetic instruction.
-  std::vector<uint32_t> Events;
+  IndexRun Events;
 };
 
 /// The form of a value, not the value: Base + C + G * t for an integer t
@@ -446,6 +469,7 @@ private:
   mutable NameTable BaseIndex;
   NameTable RegIndex;
   std::vector<Opnd> OpPool; ///< every decoded operand
+  std::vector<uint32_t> EventPool; ///< the blocks' events, block after block
   /// Points each instruction's Ops into OpPool (after it grew).
   void fixOps();
   /// The classification of Head (P: the parsed instruction, if any), from
@@ -472,6 +496,11 @@ private:
   mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
+  mutable std::vector<Val> EvalLast;  ///< per new definition: its last value
+  mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
+  mutable std::vector<int32_t> EvalUserHead; ///< per register: its first reader, -1
+  mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
+  mutable uint32_t CvtaFlips = 0; ///< bases found to be cvta'd pointers
   mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value

@@ -8,6 +8,7 @@
 #ifndef PTXLINT_FLOW_FLOWRULES_H
 #define PTXLINT_FLOW_FLOWRULES_H
 
+#include "Flow/Dataflow.h"
 #include "Flow/FlowFunction.h"
 #include "ptxlint/LintContext.h"
 #include "ptxlint/RuleRegistry.h"
@@ -49,8 +50,16 @@ struct FlowRuleContext {
   /// Bytes a copy moves, when known (immediate or constant register size,
   /// tensor box size for tensor copies).
   std::optional<uint64_t> copyBytes(const FlowInst &I) const;
+  /// The function's skip regions (Dataflow.h), found on the first request
+  /// and shared by the rules that ask.
+  const SkipRegionMap &skipRegions() const {
+    if (!Skips)
+      Skips.emplace(FF);
+    return *Skips;
+  }
 
 private:
+  mutable std::optional<SkipRegionMap> Skips;
   std::optional<uint64_t> computeCopyBytes(const FlowInst &I) const;
   mutable std::vector<uint8_t> BytesMemo; ///< 0 unknown yet, 1 none, 2 value
   mutable std::vector<uint64_t> BytesVal;

@@ -22,12 +22,12 @@ namespace ptxlint {
 namespace flow {
 namespace {
 
-struct Entry {
-  enum Kind : uint8_t { Absent, Known, Unknown } K = Absent;
+struct Entry { // 32 bytes: states copy a vector of these per block visit
   int64_t Expected = 0, Signalled = 0;
-  bool HasExpect = false, HasSignal = false;
   int32_t Guard = 0;
   int32_t ExpectAt = -1, SignalAt = -1; ///< first contributions (notes)
+  enum Kind : uint8_t { Absent, Known, Unknown } K = Absent;
+  bool HasExpect = false, HasSignal = false;
   bool sameFacts(const Entry &O) const {
     return Expected == O.Expected && Signalled == O.Signalled &&
            HasExpect == O.HasExpect && HasSignal == O.HasSignal &&
@@ -35,8 +35,26 @@ struct Entry {
   }
 };
 
+constexpr size_t MaxBarriers = 16;
+
+/// One entry per barrier, inline (states are copied on every block visit).
+struct TxEntries {
+  Entry V[MaxBarriers];
+  uint32_t N = 0;
+  void assign(size_t Count, const Entry &X) {
+    N = uint32_t(Count);
+    for (size_t K = 0; K < Count; ++K)
+      V[K] = X;
+  }
+  size_t size() const { return N; }
+  Entry &operator[](size_t K) { return V[K]; }
+  const Entry &operator[](size_t K) const { return V[K]; }
+  Entry *begin() { return V; }
+  Entry *end() { return V + N; }
+};
+
 struct TxState {
-  std::vector<Entry> E;
+  TxEntries E;
   bool join(const TxState &O) {
     bool Changed = false;
     for (size_t K = 0; K < E.size(); ++K) {
@@ -67,8 +85,6 @@ struct TxState {
     return Changed;
   }
 };
-
-constexpr size_t MaxBarriers = 16;
 
 } // namespace
 
@@ -211,7 +227,8 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       }
     }
   };
-  solveForward(FF, Init, Transfer);
+  solveForward(FF, Init, Transfer, AnyEdge(),
+               [&](uint32_t B, bool) { return Events.none(B); });
 }
 
 } // namespace flow

@@ -240,7 +240,7 @@ bool PathConditions::inCycle(uint32_t B) {
     OnStack[Root] = 1;
     while (!Call.empty()) {
       auto &[V, I] = Call.back();
-      const std::vector<uint32_t> &Succs = FF.Blocks[V].Succs;
+      const BlockSuccs &Succs = FF.Blocks[V].Succs;
       if (I < Succs.size()) {
         uint32_t W = Succs[I++];
         if (Index[W] < 0) {

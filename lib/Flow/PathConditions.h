@@ -122,13 +122,6 @@ template <unsigned Max> struct LitSet {
   }
 };
 
-/// A run of atoms (PathConditions' kills of one event).
-struct AtomRun {
-  const uint32_t *B, *E;
-  const uint32_t *begin() const { return B; }
-  const uint32_t *end() const { return E; }
-};
-
 using PathLits = LitSet<12>; ///< what holds on every path reaching a point
 using Cond = LitSet<8>;      ///< under which a may-fact holds
 
@@ -137,13 +130,7 @@ public:
   explicit PathConditions(const FlowFunction &FF);
 
   /// A run of literals in the pool.
-  struct Lits {
-    const Lit *B = nullptr, *E = nullptr;
-    const Lit *begin() const { return B; }
-    const Lit *end() const { return E; }
-    size_t size() const { return size_t(E - B); }
-    Lit operator[](size_t K) const { return B[K]; }
-  };
+  using Lits = IndexRun;
   /// Literals that hold when control takes Succs[S] of block B.
   Lits edge(uint32_t B, size_t S) const;
   /// Instructions that redefine an atom's register or set a path flag, in
@@ -155,7 +142,7 @@ public:
       return;
     size_t E = size_t(EventOf[K]);
     Lit Sets = EventSets[E];
-    AtomRun Kills{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]};
+    IndexRun Kills{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]};
     P.forget(Kills);
     Each([&](auto &C) {
       C.forget(Kills);

@@ -131,7 +131,11 @@ void runPrefetchRule(const FlowRuleContext &C) {
     if (Report && Bl.FallsOffEnd)
       AtExit.join(S);
   };
-  if (!solveForward(FF, Entry, Transfer))
+  if (!solveForward(FF, Entry, Transfer, AnyEdge(),
+                    [&](uint32_t B, bool Report) {
+                      const Block &Bl = FF.Blocks[B];
+                      return Bl.Events.size() == 0 && !(Report && Bl.FallsOffEnd);
+                    }))
     return;
   for (size_t X = 0; X < Sites.size(); ++X) {
     if (AtExit.F[X] != PUnreadSaw)

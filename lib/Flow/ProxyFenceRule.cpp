@@ -320,7 +320,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
             S.F[X] = killMaybe(S.F[X], false);
     }
   };
-  solveForward(FF, Entry, Transfer);
+  solveForward(FF, Entry, Transfer, AnyEdge(),
+               [&](uint32_t B, bool) { return Events.none(B); });
 }
 
 } // namespace flow

@@ -171,7 +171,8 @@ void runWaitCountRule(const FlowRuleContext &C) {
       }
     }
   };
-  solveForward(FF, Entry, Transfer);
+  solveForward(FF, Entry, Transfer, AnyEdge(),
+               [&](uint32_t B, bool) { return Events.none(B); });
   for (const NoOp &W : NoOps) {
     if (std::find(Effective.begin(), Effective.end(),
                   std::make_pair(W.Slot, W.N)) != Effective.end())
