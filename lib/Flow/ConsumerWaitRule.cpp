@@ -918,17 +918,23 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     uint64_t M = Flagged[X].second & ~Reported;
     if (!M)
       continue;
-    size_t F = 0;
-    while (!(M >> F & 1))
-      ++F;
-    size_t Pick = X;
+    // Of the read's classes, the first whose wait's place shows near one
+    // of its next 16 flagged reads; else its first class.
+    size_t F = 64, Pick = X;
     std::optional<WaitPlace> Place;
-    for (size_t Y = X, N = 0; Y < Flagged.size() && N < 16 && !Place; ++Y)
-      if (Flagged[Y].second >> F & 1) {
-        ++N;
-        if ((Place = waitPlace(FF, Arr, Flagged[Y].first, Full[F], false)))
-          Pick = Y;
-      }
+    for (size_t G = 0; G < 64 && !Place; ++G) {
+      if (!(M >> G & 1))
+        continue;
+      F = std::min(F, G);
+      for (size_t Y = X, N = 0; Y < Flagged.size() && N < 16 && !Place; ++Y)
+        if (Flagged[Y].second >> G & 1) {
+          ++N;
+          if ((Place = waitPlace(FF, Arr, Flagged[Y].first, Full[G], false))) {
+            Pick = Y;
+            F = G;
+          }
+        }
+    }
     uint32_t K = Flagged[Pick].first;
     Reported |= Flagged[Pick].second | uint64_t(1) << F;
     if (Flagged[X].second & ~Reported)
@@ -1845,7 +1851,9 @@ void runTmemReadRule(const FlowRuleContext &C) {
             // Else after the previous mbarrier step in the text (77's MMA
             // warp reuses the barrier's address register from its setup).
             for (uint32_t J = K; !Placed && J-- > 0 && J + 4096 > K;)
-              if (FF.Insts[J].Op.MbarOp >= 0) {
+              if (FF.Insts[J].Op.Kind == OpKind::MbarWait ||
+                  FF.Insts[J].Op.Kind == OpKind::MbarArrive ||
+                  FF.Insts[J].Op.Kind == OpKind::MmaCommitArrive) {
                 noteMissingWait(FF, J, K, D, true, Signal::PrevStep);
                 Placed = true;
               }
