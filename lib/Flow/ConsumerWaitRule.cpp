@@ -1502,16 +1502,77 @@ bool readsTmem(const FlowFunction &FF, const FlowInst &I) {
   return P != T.npos && P < T.size() && T[P] == '[';
 }
 
-/// The column field (bits 0-15; the lane is in bits 16-31) of the
-/// tensor-memory address in operand O, as a form without a base: the
-/// softmax warps of CUTLASS 77 store P at "shfl.idx(selp(32, 160, wg) +
-/// (tid << 16 & 0x600000))", columns 32 + 128 * t; the MMA reads it at
-/// [32]. Registers defined once, followed through moves, `shfl.sync.idx`
-/// (another lane's value of the same computation: the same form), add,
-/// `or` with a value whose column is 0, `and` and `shl` that keep only lane
-/// bits, selp, mul and mad by constants; anything else is unknown (G = 1).
-Form tmemColumn(const FlowFunction &FF, const Opnd *O, unsigned Depth = 0) {
-  auto Norm = [](Form F) {
+/// The column field (bits 0-15; the lane is in bits 16-31) of
+/// tensor-memory addresses, as forms without a base: the softmax warps of
+/// CUTLASS 77 store P at "shfl.idx(selp(32, 160, wg) + (tid << 16 &
+/// 0x600000))", columns 32 + 128 * t; the MMA reads it at [32]. Registers
+/// defined once, followed through moves, `shfl.sync` (another lane's value
+/// of the same computation: the same form), add, `or` with a value whose
+/// column is 0, `and` and `shl` that keep only lane bits, selp, mul and mad
+/// by constants; anything else is unknown (G = 1). Memoized per register.
+class TmemColumns {
+public:
+  explicit TmemColumns(const FlowFunction &FF) : FF(FF) {}
+  /// Of the address in the N-th "[...]" of I's text ("[%r]", "[%r+8]",
+  /// "[32]"), read from the text: decoding a tcgen05.ld's 32 destination
+  /// registers, or an MMA's operands, costs more than the rule.
+  Form ofBracket(const FlowInst &I, unsigned N) {
+    std::string_view T = FF.M.Text.substr(I.Range.Begin, I.Range.End - I.Range.Begin);
+    size_t P = T.find('[');
+    while (P != T.npos && N-- > 0)
+      P = T.find('[', P + 1);
+    size_t E = P == T.npos ? T.npos : T.find(']', P);
+    if (E == T.npos)
+      return Form();
+    std::string_view A = T.substr(P + 1, E - P - 1);
+    auto Trim = [](std::string_view X) {
+      while (!X.empty() && (X.front() == ' ' || X.front() == '\t'))
+        X.remove_prefix(1);
+      while (!X.empty() && (X.back() == ' ' || X.back() == '\t'))
+        X.remove_suffix(1);
+      return X;
+    };
+    auto Num = [](std::string_view X) -> std::optional<int64_t> {
+      int64_t V = 0;
+      if (X.empty() || X.size() > 12)
+        return std::nullopt;
+      for (char Ch : X)
+        if (Ch < '0' || Ch > '9')
+          return std::nullopt;
+        else
+          V = V * 10 + (Ch - '0');
+      return V;
+    };
+    size_t Plus = A.find('+');
+    std::string_view Base = Trim(A.substr(0, Plus));
+    std::optional<int64_t> Off =
+        Plus == A.npos ? std::optional<int64_t>(0) : Num(Trim(A.substr(Plus + 1)));
+    if (!Off)
+      return Form();
+    if (std::optional<int64_t> V = Num(Base))
+      return norm(Form::constant(*V + *Off));
+    if (Base.empty() || Base.front() != '%')
+      return Form();
+    return norm(Form::sum(ofReg(FF.regId(Base), 0), Form::constant(*Off), false));
+  }
+
+  /// Of an operand: an immediate, a register, an address [r + off].
+  Form of(const Opnd *O) {
+    if (!O || O->Negated)
+      return Form();
+    if (O->K == Opnd::Imm && O->HasValue)
+      return norm(Form::constant(O->Value));
+    if (O->K == Opnd::Reg)
+      return ofReg(FF.regId(*O), 0);
+    if (O->K != Opnd::Addr)
+      return Form();
+    if (!O->BaseIsReg)
+      return O->Name.empty() ? norm(Form::constant(O->Value)) : Form();
+    return norm(Form::sum(ofReg(FF.regId(O->Name), 0), Form::constant(O->Value), false));
+  }
+
+private:
+  static Form norm(Form F) {
     if (F.Base >= 0 || F.G == 1)
       return Form();
     if (F.G == 0) {
@@ -1521,71 +1582,67 @@ Form tmemColumn(const FlowFunction &FF, const Opnd *O, unsigned Depth = 0) {
       F.C = ((F.C % F.G) + F.G) % F.G;
     }
     return F;
-  };
-  if (!O || Depth > 12)
-    return Form();
-  if (O->K == Opnd::Imm && O->HasValue)
-    return Norm(Form::constant(O->Value));
-  if (O->K == Opnd::Addr) {
-    if (!O->BaseIsReg)
-      return O->Name.empty() ? Norm(Form::constant(O->Value)) : Form();
-    int32_t R = FF.regId(O->Name);
-    if (R < 0 || FF.defCount(R) != 1)
+  }
+  Form ofReg(int32_t R, unsigned Depth) {
+    if (R < 0 || FF.defCount(R) != 1 || Depth > 12)
       return Form();
-    Opnd Base = *O;
-    Base.K = Opnd::Reg;
-    Base.RegId = -2;
-    Form F = tmemColumn(FF, &Base, Depth + 1);
-    return Norm(Form::sum(F, Form::constant(O->Value), false));
+    auto It = Memo.find(R);
+    if (It != Memo.end())
+      return It->second;
+    Form F = norm(ofDef(FF.Insts[FF.defInst(R, 0)], Depth));
+    Memo.emplace(R, F);
+    return F;
   }
-  if (O->K != Opnd::Reg || O->Negated)
-    return Form();
-  if (std::optional<int64_t> V = FF.constant(O))
-    return Norm(Form::constant(*V));
-  int32_t R = FF.regId(*O);
-  if (R < 0 || FF.defCount(R) != 1)
-    return Form();
-  const FlowInst &D = FF.Insts[FF.defInst(R, 0)];
-  if (!D.Guard.empty())
-    return Form();
-  std::string_view Op = opWord(D.Head);
-  auto Src = [&](int8_t K) { return tmemColumn(FF, FF.operand(D, K), Depth + 1); };
-  auto Imm = [&](int8_t K) -> std::optional<int64_t> {
-    const Opnd *A = FF.operand(D, K);
-    if (A && A->K == Opnd::Imm && A->HasValue)
-      return A->Value;
-    return std::nullopt;
-  };
-  auto IsZero = [](const Form &F) { return F.G == 0 && F.C == 0; };
-  if (Op == "shfl" || ((Op == "mov" || Op == "cvt") && !FF.operand(D, 2)))
-    return Src(1);
-  if (Op == "add")
-    return Norm(Form::sum(Src(1), Src(2), false));
-  if (Op == "or") {
-    Form A = Src(1), B = Src(2);
-    return IsZero(A) ? B : IsZero(B) ? A : Form();
-  }
-  if (Op == "and") {
-    std::optional<int64_t> M = Imm(2);
-    return M && (*M & 0xFFFF) == 0 ? Form::constant(0) : Form();
-  }
-  if (Op == "shl") {
-    std::optional<int64_t> S = Imm(2);
-    if (!S || *S < 0 || *S >= 32)
+  Form ofDef(const FlowInst &D, unsigned Depth) {
+    if (!D.Guard.empty())
       return Form();
-    return *S >= 16 ? Form::constant(0) : Norm(Form::scale(Src(1), int64_t(1) << *S));
+    std::string_view Op = opWord(D.Head);
+    auto Src = [&](int8_t K) {
+      const Opnd *A = FF.operand(D, K);
+      if (A && A->K == Opnd::Reg && !A->Negated)
+        return ofReg(FF.regId(*A), Depth + 1);
+      return A && A->K == Opnd::Imm ? of(A) : Form();
+    };
+    auto Imm = [&](int8_t K) -> std::optional<int64_t> {
+      const Opnd *A = FF.operand(D, K);
+      if (A && A->K == Opnd::Imm && A->HasValue)
+        return A->Value;
+      return std::nullopt;
+    };
+    auto IsZero = [](const Form &F) { return F.G == 0 && F.C == 0; };
+    if (Op == "shfl" || ((Op == "mov" || Op == "cvt") && !FF.operand(D, 2)))
+      return Src(1);
+    if (Op == "add")
+      return Form::sum(Src(1), Src(2), false);
+    if (Op == "or") {
+      Form A = Src(1), B = Src(2);
+      return IsZero(A) ? B : IsZero(B) ? A : Form();
+    }
+    if (Op == "and") {
+      std::optional<int64_t> M = Imm(2);
+      return M && (*M & 0xFFFF) == 0 ? Form::constant(0) : Form();
+    }
+    if (Op == "shl") {
+      std::optional<int64_t> S = Imm(2);
+      if (!S || *S < 0 || *S >= 32)
+        return Form();
+      return *S >= 16 ? Form::constant(0) : Form::scale(Src(1), int64_t(1) << *S);
+    }
+    if (Op == "mul" || Op == "mad") {
+      std::optional<int64_t> M = Imm(2);
+      if (!M)
+        return Form();
+      Form P = norm(Form::scale(Src(1), *M));
+      return Op == "mul" ? P : Form::sum(P, Src(3), false);
+    }
+    if (Op == "selp")
+      return Form::either(Src(1), Src(2));
+    return Form();
   }
-  if (Op == "mul" || Op == "mad") {
-    std::optional<int64_t> M = Imm(2);
-    if (!M)
-      return Form();
-    Form P = Norm(Form::scale(Src(1), *M));
-    return Op == "mul" ? P : Norm(Form::sum(P, Src(3), false));
-  }
-  if (Op == "selp")
-    return Norm(Form::either(Src(1), Src(2)));
-  return Form();
-}
+
+  const FlowFunction &FF;
+  std::unordered_map<int32_t, Form> Memo;
+};
 
 /// The columns a tcgen05.ld/st moves per thread, from its shape: .32x32b
 /// and .16x64b .xN move N 32-bit columns, .16x128b 2N, .16x256b 4N,
@@ -1647,6 +1704,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
     std::vector<Form> Gates; // what the writers wait on before they store
   };
   std::vector<Hand> Hands;
+  std::vector<std::pair<Form, uint32_t>> StoreCols(Stores.size()); // memo
+  TmemColumns Columns(FF);
   auto Add = [&](const Shape &A) -> Hand * {
     if (!A || A->Base < 0)
       return nullptr;
@@ -1691,20 +1750,23 @@ void runTmemReadRule(const FlowRuleContext &C) {
           From = J + 1;
           break;
         }
-      size_t Known = H->Cols.size();
+      bool Stored = false;
       for (auto S = It; S != Stores.begin() && *(S - 1) >= From &&
                         *(S - 1) + 4096 > K;) {
-        const FlowInst &St = FF.Insts[*--S];
+        --S;
+        const FlowInst &St = FF.Insts[*S];
         if (!headStarts(St, "tcgen05.st"))
           continue;
-        Form Col = tmemColumn(FF, FF.operand(St, 0));
-        uint32_t N = tmemColumns(St.Head);
-        if (Col.G == 1 || !N)
+        Stored = true;
+        std::pair<Form, uint32_t> &Col = StoreCols[size_t(S - Stores.begin())];
+        if (!Col.second) // (not computed yet: a count is never 0 once it is)
+          Col = {Columns.ofBracket(St, 0), std::max(tmemColumns(St.Head), 1u)};
+        if (Col.first.G == 1 || tmemColumns(St.Head) == 0)
           H->All = true;
-        else
-          H->Cols.emplace_back(Col, N);
+        else if (std::find(H->Cols.begin(), H->Cols.end(), Col) == H->Cols.end())
+          H->Cols.push_back(Col);
       }
-      if (H->Cols.size() == Known) // only a wait::st: the stores are earlier
+      if (!Stored) // only a wait::st: the stores are earlier
         H->All = true;
       // The gates: the waits before the stores, back to the previous
       // signal of this barrier (the writer's previous hand-over) or 64
@@ -1758,7 +1820,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // dimension is 32 bytes a row in every kind: 8 columns).
   auto Covering = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    Form Col = tmemColumn(FF, FF.operand(I, 1)); // "{regs}, [a]", "[d], [a], ..."
+    // "tcgen05.ld ... {regs}, [a]", "tcgen05.mma ... [d], [a], ...".
+    Form Col = Columns.ofBracket(I, headStarts(I, "tcgen05.ld") ? 0 : 1);
     uint32_t N = headStarts(I, "tcgen05.ld") ? tmemColumns(I.Head) : 8;
     uint64_t M = 0;
     for (size_t X = 0; X < Hands.size(); ++X) {
@@ -1775,7 +1838,16 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // A thread that signals what the writers of H wait on before storing
   // (77's MMA warp commits "S ready", then the softmax warps overwrite P)
   // has to wait on H again before reading what they store: Kill.
-  std::vector<uint64_t> Acq(FF.Insts.size(), 0), Kill(FF.Insts.size(), 0);
+  // Per instruction a byte (Read, or Masked: an entry in Effects); the
+  // masks only per event, looked up by binary search.
+  enum : uint8_t { None, Read, Masked };
+  std::vector<uint8_t> Code(FF.Insts.size(), None);
+  struct Effect {
+    uint32_t K;
+    uint64_t Acq, Kill;
+    bool operator<(const Effect &O) const { return K < O.K; }
+  };
+  std::vector<Effect> Effects;
   auto GateBits = [&](const Shape &A) {
     uint64_t M = 0;
     for (size_t X = 0; X < Hands.size(); ++X)
@@ -1784,39 +1856,49 @@ void runTmemReadRule(const FlowRuleContext &C) {
           M |= Bit(X);
     return M;
   };
-  std::unordered_map<uint32_t, uint64_t> Needs; // read -> covering classes
+  auto Set = [&](uint32_t K, uint64_t A, uint64_t Kl) {
+    if (A || Kl) {
+      Code[K] = Masked;
+      Effects.push_back({K, A, Kl});
+    }
+  };
   bool Probes = false; // a probe of a hand-over barrier: skip regions matter
   for (uint32_t K : Extra)
     if (headStarts(FF.Insts[K], "tcgen05.ld"))
-      Needs.emplace(K, 0);
+      Code[K] = Read;
     else
-      Acq[K] = Every; // own st/cp
+      Set(K, Every, 0); // own st/cp
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
     if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
-      Acq[K] = Every;
+      Set(K, Every, 0);
     } else if (I.Op.Kind == OpKind::MmaCommitArrive || I.Op.Kind == OpKind::MbarArrive) {
-      Kill[K] = GateBits(BarrierOf(K));
+      Set(K, 0, GateBits(BarrierOf(K)));
     } else if (I.Op.Kind == OpKind::MbarWait) {
       if (uint64_t M = HandBits(BarrierOf(K))) {
         if (blocksUntilDone(FF, K))
-          Acq[K] = M;
+          Set(K, M, 0);
         else
           Probes = true;
       }
     } else if (I.Op.Kind == OpKind::DescriptorRead && readsTmem(FF, I)) {
-      Needs.emplace(K, 0);
+      Code[K] = Read;
     }
   }
+  std::sort(Effects.begin(), Effects.end());
+  auto EffectOf = [&](uint32_t K) -> const Effect & {
+    return *std::lower_bound(Effects.begin(), Effects.end(), Effect{K, 0, 0});
+  };
   EventLists Events(
-      FF, [&](uint32_t K) { return Acq[K] != 0 || Kill[K] != 0 || Needs.count(K); },
-      &Extra);
+      FF, [&](uint32_t K) { return Code[K] != None; }, &Extra);
   // "if (!token) wait" after a probe: the edge that skips the wait has its
   // effect (built only where such a probe is).
   std::optional<SkipRegions> Skips;
   if (Probes)
-    Skips.emplace(FF, C.skipRegions(), Events,
-                  [&](uint32_t K) { return Skip{Acq[K], 0}; });
+    Skips.emplace(FF, C.skipRegions(), Events, [&](uint32_t K) {
+      return Skip{Code[K] == Masked ? EffectOf(K).Acq : 0, 0};
+    });
+  std::unordered_map<uint32_t, uint64_t> Needs; // read -> covering classes
   struct State {
     uint64_t Acq = 0;
     bool join(const State &O) {
@@ -1829,38 +1911,40 @@ void runTmemReadRule(const FlowRuleContext &C) {
   bool Reported = false;
   auto Transfer = [&](uint32_t B, State &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
-      if (Report && !Reported) {
-        auto N = Needs.find(K);
-        if (N != Needs.end()) {
-          if (!N->second)
-            N->second = Covering(K);
-          if (!(S.Acq & N->second)) {
-            Reported = true;
-            auto D = C.likely(rules::FlowReadBeforeComplete, FF.Insts[K].Range,
-                              "this tensor-memory read may run before the data "
-                              "is handed over: no wait on a barrier that "
-                              "tcgen05.commit or a tcgen05.st writer signals "
-                              "precedes it");
-            bool Placed = false;
-            for (size_t X = 0; X < Hands.size() && !Placed; ++X)
-              if (N->second & Bit(X))
-                if (auto P = waitPlace(FF, Arr, K, Hands[X].Bar, false)) {
-                  noteMissingWait(FF, P->At, P->Limit, D, true, P->What);
-                  Placed = true;
-                }
-            // Else after the previous mbarrier step in the text (77's MMA
-            // warp reuses the barrier's address register from its setup).
-            for (uint32_t J = K; !Placed && J-- > 0 && J + 4096 > K;)
-              if (FF.Insts[J].Op.Kind == OpKind::MbarWait ||
-                  FF.Insts[J].Op.Kind == OpKind::MbarArrive ||
-                  FF.Insts[J].Op.Kind == OpKind::MmaCommitArrive) {
-                noteMissingWait(FF, J, K, D, true, Signal::PrevStep);
+      if (Code[K] == Masked) {
+        const Effect &E = EffectOf(K);
+        S.Acq = (S.Acq & ~E.Kill) | E.Acq;
+        continue;
+      }
+      if (Report && !Reported && Code[K] == Read) {
+        uint64_t &Need = Needs[K];
+        if (!Need)
+          Need = Covering(K);
+        if (!(S.Acq & Need)) {
+          Reported = true;
+          auto D = C.likely(rules::FlowReadBeforeComplete, FF.Insts[K].Range,
+                            "this tensor-memory read may run before the data "
+                            "is handed over: no wait on a barrier that "
+                            "tcgen05.commit or a tcgen05.st writer signals "
+                            "precedes it");
+          bool Placed = false;
+          for (size_t X = 0; X < Hands.size() && !Placed; ++X)
+            if (Need & Bit(X))
+              if (auto P = waitPlace(FF, Arr, K, Hands[X].Bar, false)) {
+                noteMissingWait(FF, P->At, P->Limit, D, true, P->What);
                 Placed = true;
               }
-          }
+          // Else after the thread's previous mbarrier step in the text (77's
+          // MMA warp reuses the barrier's address register from its setup).
+          for (uint32_t J = K; !Placed && J-- > 0 && J + 4096 > K;)
+            if (FF.Insts[J].Op.Kind == OpKind::MbarWait ||
+                FF.Insts[J].Op.Kind == OpKind::MbarArrive ||
+                FF.Insts[J].Op.Kind == OpKind::MmaCommitArrive) {
+              noteMissingWait(FF, J, K, D, true, Signal::PrevStep);
+              Placed = true;
+            }
         }
       }
-      S.Acq = (S.Acq & ~Kill[K]) | Acq[K];
     }
   };
   auto Edge = [&](uint32_t P, size_t X, State &S) {
