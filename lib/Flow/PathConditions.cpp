@@ -93,10 +93,15 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
       continue;
     }
     // FlowFunction::build(): Succs[0] is the target, Succs[1] the fall-through.
-    bool Neg = FF.Insts[Pos].GuardNeg;
-    lits(P, Pos, !Neg, Pos, 0, EdgeLits);
+    // Both edges in one walk of the definitions behind the guard.
+    std::vector<Lit> &Taken = FF.Insts[Pos].GuardNeg ? IfFalse : IfTrue;
+    std::vector<Lit> &NotTaken = FF.Insts[Pos].GuardNeg ? IfTrue : IfFalse;
+    IfTrue.clear();
+    IfFalse.clear();
+    lits(P, Pos, Pos, 0, {&IfTrue, &IfFalse});
+    EdgeLits.insert(EdgeLits.end(), Taken.begin(), Taken.end());
     EdgeStart.push_back(uint32_t(EdgeLits.size()));
-    lits(P, Pos, Neg, Pos, 0, EdgeLits);
+    EdgeLits.insert(EdgeLits.end(), NotTaken.begin(), NotTaken.end());
   }
   EdgeStart.push_back(uint32_t(EdgeLits.size()));
   // Every definition of an atom's register forgets the atom (a mov.pred
@@ -259,30 +264,38 @@ bool PathConditions::inCycle(uint32_t B) {
         Low[Call.back().first] = std::min(Low[Call.back().first], Low[Done]);
       if (Low[Done] != Index[Done])
         continue;
-      std::vector<uint32_t> Comp;
-      uint32_t W;
-      do {
-        W = Stack.back();
-        Stack.pop_back();
-        OnStack[W] = 0;
-        Comp.push_back(W);
-      } while (W != Done);
+      // The component is the top of Stack down to Done (read in place: a
+      // vector per component cost more than the search itself).
+      size_t From = Stack.size();
+      do
+        --From;
+      while (Stack[From] != Done);
       bool Self = false;
       for (uint32_t S : FF.Blocks[Done].Succs)
         Self |= S == Done;
-      for (uint32_t X : Comp)
-        Cyclic[X] = Comp.size() > 1 || Self;
+      bool InCycle = Stack.size() - From > 1 || Self;
+      for (size_t X = From; X < Stack.size(); ++X) {
+        OnStack[Stack[X]] = 0;
+        Cyclic[Stack[X]] = InCycle;
+      }
+      Stack.resize(From);
     }
   }
   return Cyclic[B] != 0;
 }
 
-void PathConditions::lits(int32_t P, uint32_t At, bool Want, uint32_t Pos,
-                          int Depth, std::vector<Lit> &Out) {
+void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,
+                          Sides Out) {
+  // The literal of each side, for the sides being collected.
+  auto Push = [&](auto &&LitIf) {
+    for (int V = 1; V >= 0; --V)
+      if (std::vector<Lit> *O = Out[V ? 0 : 1])
+        O->push_back(LitIf(V != 0));
+  };
   // The predicate itself, when its value at At is its value at Pos.
   auto Opaque = [&] {
     if (At == Pos || stable(P, At, Pos))
-      Out.push_back(opaque(P, Want));
+      Push([&](bool Want) { return opaque(P, Want); });
   };
   int64_t S = Depth > MaxDepth ? -1 : reachingDef(P, At);
   if (S < 0)
@@ -290,12 +303,15 @@ void PathConditions::lits(int32_t P, uint32_t At, bool Want, uint32_t Pos,
   const FlowInst &I = FF.Insts[uint32_t(S)];
   Words W = words(I.Head);
   const Opnd *D = FF.operand(I, 0);
-  // A predicate operand ("%p", "!%p") read by instruction S.
-  auto Sub = [&](int8_t K, bool V) {
+  // A predicate operand ("%p", "!%p") read by instruction S, for sides
+  // Sub (what the operand's truth implies on each side).
+  auto Sub = [&](int8_t K, Sides Sub) {
     const Opnd *O = FF.operand(I, K);
     if (!O || O->K != Opnd::Reg)
       return;
-    lits(FF.regId(*O), uint32_t(S), O->Negated ? !V : V, Pos, Depth + 1, Out);
+    if (O->Negated)
+      std::swap(Sub[0], Sub[1]);
+    lits(FF.regId(*O), uint32_t(S), Pos, Depth + 1, Sub);
   };
   if (W[0] == "setp" && W.size() == 3 && D) {
     bool Second = false; // "setp p|q": q is the negated comparison
@@ -314,9 +330,13 @@ void PathConditions::lits(int32_t P, uint32_t At, bool Want, uint32_t Pos,
           (!BReg || stable(RB, uint32_t(S), Pos))) {
         uint64_t Sign = Kind == KEq ? 0 : uint64_t(Cls);
         uint64_t KeyA = Kind << 40 | Sign << 36 | uint64_t(BReg) << 35 | uint32_t(RA);
+        // The atom is made before either side's literal, as when each side
+        // walked alone (the true side first).
         uint32_t At2 = atomFor(KeyA, BReg ? RB : B->Value, RA, BReg ? RB : -1);
-        bool Truth = Want != Second;
-        Out.push_back(Lit(At2) << 1 | (Truth == !Neg ? 0u : 1u));
+        Push([&](bool Want) {
+          bool Truth = Want != Second;
+          return Lit(At2) << 1 | (Truth == !Neg ? 0u : 1u);
+        });
       }
     }
     // Also the register itself: a later branch on it may not see the
@@ -325,24 +345,30 @@ void PathConditions::lits(int32_t P, uint32_t At, bool Want, uint32_t Pos,
   }
   if (W.size() == 2 && W[1] == "pred") {
     if (W[0] == "not") {
-      Sub(1, !Want);
+      Sub(1, {Out[1], Out[0]});
       return Opaque();
     }
     if (W[0] == "mov") {
       const Opnd *Src = FF.operand(I, 1);
       if (Src && Src->K == Opnd::Imm && Src->HasValue) {
-        if ((Src->Value != 0) != Want)
-          Out.push_back(FalseLit); // this edge needs the flag to differ
+        // The side that needs the flag to differ cannot be taken.
+        if (std::vector<Lit> *O = Out[Src->Value != 0 ? 1 : 0])
+          O->push_back(FalseLit);
         return Opaque();
       }
-      Sub(1, Want);
+      Sub(1, Out);
       return Opaque();
     }
-    if ((W[0] == "and" && Want) || (W[0] == "or" && !Want)) {
-      Sub(1, Want);
-      Sub(2, Want);
+    // and.pred true: both operands true; or.pred false: both false. The
+    // other sides imply nothing about the operands.
+    Sides Both = W[0] == "and" ? Sides{Out[0], nullptr}
+                 : W[0] == "or" ? Sides{nullptr, Out[1]}
+                                : Sides{nullptr, nullptr};
+    if (Both[0] || Both[1]) {
+      Sub(1, Both);
+      Sub(2, Both);
     }
-    return Opaque(); // also the sides that imply nothing about the operands
+    return Opaque();
   }
   return Opaque();
 }

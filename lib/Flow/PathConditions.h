@@ -175,10 +175,12 @@ public:
 
 private:
   static constexpr Lit NoLit = 0xffffffffu;
-  /// Literals implied by "register P has truth value Want just before
-  /// instruction At", valid at Pos (the branch). Appends to Out.
-  void lits(int32_t P, uint32_t At, bool Want, uint32_t Pos, int Depth,
-            std::vector<Lit> &Out);
+  /// Where lits() appends: [0] the literals that hold when the register is
+  /// true, [1] when it is false; a null side is not collected.
+  using Sides = std::array<std::vector<Lit> *, 2>;
+  /// Literals implied by register P's truth value just before instruction
+  /// At, valid at Pos (the branch), for both sides in one walk.
+  void lits(int32_t P, uint32_t At, uint32_t Pos, int Depth, Sides Out);
   /// The definition of R that reaches At: in At's block, else R's only one.
   int64_t reachingDef(int32_t R, uint32_t At) const;
   /// No definition of R can run between instruction From and Pos.
@@ -194,6 +196,7 @@ private:
   /// EdgeLits[EdgeStart[2B + S] .. EdgeStart[2B + S + 1]).
   std::vector<uint32_t> EdgeStart;
   std::vector<Lit> EdgeLits;
+  std::vector<Lit> IfTrue, IfFalse; ///< a branch's two sides, while built
   std::vector<std::array<int32_t, 2>> AtomRegs; ///< per atom: its registers (-1: none)
   std::vector<char> AtomOpaque;                 ///< per atom: a predicate register's own
   /// Atoms by key: open addressing (an atom is looked up per literal).
