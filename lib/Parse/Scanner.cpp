@@ -484,8 +484,18 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   uint32_t HeadE = HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB;
   // A byte loop: instruction heads are short ("add.s32"), and
   // skipHeadWord() here cost more than it saved on CUTLASS code (measured).
-  while (HeadE < N && HeadChar[static_cast<unsigned char>(T[HeadE])])
-    ++HeadE;
+  // Four bytes per test first, without branching between them (long heads
+  // such as "cp.async.bulk.tensor.2d..." are common in async-dense code).
+  auto Head = [&](uint32_t Q) { return HeadChar[static_cast<unsigned char>(T[Q])]; };
+  while (HeadE + 4 <= N && (Head(HeadE) & Head(HeadE + 1) & Head(HeadE + 2) & Head(HeadE + 3)))
+    HeadE += 4;
+  if (HeadE + 4 <= N) {
+    while (Head(HeadE)) // one of these four bytes ends the head
+      ++HeadE;
+  } else {
+    while (HeadE < N && Head(HeadE))
+      ++HeadE;
+  }
   // The head has none of the bytes the loop below looks for.
   P = HeadE;
   // Most statements have no comment, string or line break before their ';',
