@@ -148,7 +148,8 @@ const std::vector<FlowRuleEntry> &flowRules();
 
 /// F401 (cp.async commit), F402 (bulk-group protocol), F406 (write to an
 /// in-flight bulk store source), F407 (read of a copy destination before
-/// completion): one tracking of every copy's completion.
+/// completion): one tracking of every copy's completion
+/// (CompletionTracker.h), each rule in its own file.
 void runCompletionRules(const FlowRuleContext &C);
 /// F407 across roles: a consumer's read of shared memory with no wait on
 /// the full barrier a TMA load signals since the slot was released.
