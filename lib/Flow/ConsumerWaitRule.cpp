@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <numeric>
 #include <optional>
 #include <unordered_map>
 
@@ -289,6 +290,8 @@ enum class Signal {
   ProbeTest, ///< tests a probe's result: "if (!token) wait"
   Published, ///< computes the address of a publishing barrier, which no
              ///< wait uses (runPublishRule)
+  PrevStep,  ///< the thread's mbarrier operation before the read, where the
+             ///< barrier's address is computed nowhere near (runTmemReadRule)
 };
 
 /// The notes where a wait is missing: J computes the address of its
@@ -312,6 +315,9 @@ void noteMissingWait(const FlowFunction &FF, uint32_t J, uint32_t Limit,
          : What == Signal::ProbeTest
              ? "this tests the result of a try_wait probe of that mbarrier, "
                "but where the probe failed nothing waits"
+         : What == Signal::PrevStep
+             ? "the last mbarrier operation before the read; no wait on "
+               "the barrier that hands the data over comes between them"
              : "the address of that mbarrier is computed here, but no "
                "mbarrier.try_wait uses it");
   // Signalled: the run of plain instructions after J whose results
@@ -507,9 +513,10 @@ std::optional<WaitPlace> waitPlace(const FlowFunction &FF,
   return std::nullopt;
 }
 
-/// Whether some thread stores what the read at Rd reads (the same address
-/// form) and then, with no wait between, signals a barrier of form W: the
-/// read is that hand-off's.
+/// Whether some thread stores what the read at Rd may read (the same form,
+/// or a ring like the read's: a read through a `selp` of several response
+/// rings' bases meets each) and then, with no wait between, signals a
+/// barrier of form W: the read is that hand-off's.
 template <class FormsFn>
 bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
                          uint32_t Rd, const Form &W, FormsFn &BarrierOf) {
@@ -525,7 +532,14 @@ bool storedThenSignalled(const FlowFunction &FF, const BarrierArrays &Arr,
       const FlowInst &S = FF.Insts[X];
       if (S.Op.Kind == OpKind::MbarWait)
         break;
-      if (S.Op.Kind == OpKind::Store && FF.form(FF.operand(S, S.Op.DstOp), X) == RF)
+      if (S.Op.Kind != OpKind::Store)
+        continue;
+      std::optional<Form> SF = FF.form(FF.operand(S, S.Op.DstOp), X);
+      // The same form, or a ring of the same record size whose bytes it
+      // may read (not a constant: a slot ring's lattice runs past its
+      // stages, onto the response word beside it).
+      if (SF && (*SF == *RF || (SF->G == RF->G && RF->G > 1 &&
+                                RF->meets(R.Op.AccessBytes, *SF, S.Op.AccessBytes))))
         return true;
     }
   }
@@ -904,17 +918,23 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     uint64_t M = Flagged[X].second & ~Reported;
     if (!M)
       continue;
-    size_t F = 0;
-    while (!(M >> F & 1))
-      ++F;
-    size_t Pick = X;
+    // Of the read's classes, the first whose wait's place shows near one
+    // of its next 16 flagged reads; else its first class.
+    size_t F = 64, Pick = X;
     std::optional<WaitPlace> Place;
-    for (size_t Y = X, N = 0; Y < Flagged.size() && N < 16 && !Place; ++Y)
-      if (Flagged[Y].second >> F & 1) {
-        ++N;
-        if ((Place = waitPlace(FF, Arr, Flagged[Y].first, Full[F], false)))
-          Pick = Y;
-      }
+    for (size_t G = 0; G < 64 && !Place; ++G) {
+      if (!(M >> G & 1))
+        continue;
+      F = std::min(F, G);
+      for (size_t Y = X, N = 0; Y < Flagged.size() && N < 16 && !Place; ++Y)
+        if (Flagged[Y].second >> G & 1) {
+          ++N;
+          if ((Place = waitPlace(FF, Arr, Flagged[Y].first, Full[G], false))) {
+            Pick = Y;
+            F = G;
+          }
+        }
+    }
     uint32_t K = Flagged[Pick].first;
     Reported |= Flagged[Pick].second | uint64_t(1) << F;
     if (Flagged[X].second & ~Reported)
@@ -1482,16 +1502,179 @@ bool readsTmem(const FlowFunction &FF, const FlowInst &I) {
   return P != T.npos && P < T.size() && T[P] == '[';
 }
 
+/// The column field (bits 0-15; the lane is in bits 16-31) of
+/// tensor-memory addresses, as forms without a base: the softmax warps of
+/// CUTLASS 77 store P at "shfl.idx(selp(32, 160, wg) + (tid << 16 &
+/// 0x600000))", columns 32 + 128 * t; the MMA reads it at [32]. Registers
+/// defined once, followed through moves, `shfl.sync` (another lane's value
+/// of the same computation: the same form), add, `or` with a value whose
+/// column is 0, `and` and `shl` that keep only lane bits, selp, mul and mad
+/// by constants; anything else is unknown (G = 1). Memoized per register.
+class TmemColumns {
+public:
+  explicit TmemColumns(const FlowFunction &FF) : FF(FF) {}
+  /// Of the address in the N-th "[...]" of I's text ("[%r]", "[%r+8]",
+  /// "[32]"), read from the text: decoding a tcgen05.ld's 32 destination
+  /// registers, or an MMA's operands, costs more than the rule.
+  Form ofBracket(const FlowInst &I, unsigned N) {
+    std::string_view T = FF.M.Text.substr(I.Range.Begin, I.Range.End - I.Range.Begin);
+    size_t P = T.find('[');
+    while (P != T.npos && N-- > 0)
+      P = T.find('[', P + 1);
+    size_t E = P == T.npos ? T.npos : T.find(']', P);
+    if (E == T.npos)
+      return Form();
+    std::string_view A = T.substr(P + 1, E - P - 1);
+    auto Trim = [](std::string_view X) {
+      while (!X.empty() && (X.front() == ' ' || X.front() == '\t'))
+        X.remove_prefix(1);
+      while (!X.empty() && (X.back() == ' ' || X.back() == '\t'))
+        X.remove_suffix(1);
+      return X;
+    };
+    auto Num = [](std::string_view X) -> std::optional<int64_t> {
+      int64_t V = 0;
+      if (X.empty() || X.size() > 12)
+        return std::nullopt;
+      for (char Ch : X)
+        if (Ch < '0' || Ch > '9')
+          return std::nullopt;
+        else
+          V = V * 10 + (Ch - '0');
+      return V;
+    };
+    size_t Plus = A.find('+');
+    std::string_view Base = Trim(A.substr(0, Plus));
+    std::optional<int64_t> Off =
+        Plus == A.npos ? std::optional<int64_t>(0) : Num(Trim(A.substr(Plus + 1)));
+    if (!Off)
+      return Form();
+    if (std::optional<int64_t> V = Num(Base))
+      return norm(Form::constant(*V + *Off));
+    if (Base.empty() || Base.front() != '%')
+      return Form();
+    return norm(Form::sum(ofReg(FF.regId(Base), 0), Form::constant(*Off), false));
+  }
+
+  /// Of an operand: an immediate, a register, an address [r + off].
+  Form of(const Opnd *O) {
+    if (!O || O->Negated)
+      return Form();
+    if (O->K == Opnd::Imm && O->HasValue)
+      return norm(Form::constant(O->Value));
+    if (O->K == Opnd::Reg)
+      return ofReg(FF.regId(*O), 0);
+    if (O->K != Opnd::Addr)
+      return Form();
+    if (!O->BaseIsReg)
+      return O->Name.empty() ? norm(Form::constant(O->Value)) : Form();
+    return norm(Form::sum(ofReg(FF.regId(O->Name), 0), Form::constant(O->Value), false));
+  }
+
+private:
+  static Form norm(Form F) {
+    if (F.Base >= 0 || F.G == 1)
+      return Form();
+    if (F.G == 0) {
+      F.C &= 0xFFFF;
+    } else {
+      F.G = int32_t(std::gcd(int64_t(F.G), int64_t(0x10000)));
+      F.C = ((F.C % F.G) + F.G) % F.G;
+    }
+    return F;
+  }
+  Form ofReg(int32_t R, unsigned Depth) {
+    if (R < 0 || FF.defCount(R) != 1 || Depth > 12)
+      return Form();
+    auto It = Memo.find(R);
+    if (It != Memo.end())
+      return It->second;
+    Form F = norm(ofDef(FF.Insts[FF.defInst(R, 0)], Depth));
+    Memo.emplace(R, F);
+    return F;
+  }
+  Form ofDef(const FlowInst &D, unsigned Depth) {
+    if (!D.Guard.empty())
+      return Form();
+    std::string_view Op = opWord(D.Head);
+    auto Src = [&](int8_t K) {
+      const Opnd *A = FF.operand(D, K);
+      if (A && A->K == Opnd::Reg && !A->Negated)
+        return ofReg(FF.regId(*A), Depth + 1);
+      return A && A->K == Opnd::Imm ? of(A) : Form();
+    };
+    auto Imm = [&](int8_t K) -> std::optional<int64_t> {
+      const Opnd *A = FF.operand(D, K);
+      if (A && A->K == Opnd::Imm && A->HasValue)
+        return A->Value;
+      return std::nullopt;
+    };
+    auto IsZero = [](const Form &F) { return F.G == 0 && F.C == 0; };
+    if (Op == "shfl" || ((Op == "mov" || Op == "cvt") && !FF.operand(D, 2)))
+      return Src(1);
+    if (Op == "add")
+      return Form::sum(Src(1), Src(2), false);
+    if (Op == "or") {
+      Form A = Src(1), B = Src(2);
+      return IsZero(A) ? B : IsZero(B) ? A : Form();
+    }
+    if (Op == "and") {
+      std::optional<int64_t> M = Imm(2);
+      return M && (*M & 0xFFFF) == 0 ? Form::constant(0) : Form();
+    }
+    if (Op == "shl") {
+      std::optional<int64_t> S = Imm(2);
+      if (!S || *S < 0 || *S >= 32)
+        return Form();
+      return *S >= 16 ? Form::constant(0) : Form::scale(Src(1), int64_t(1) << *S);
+    }
+    if (Op == "mul" || Op == "mad") {
+      std::optional<int64_t> M = Imm(2);
+      if (!M)
+        return Form();
+      Form P = norm(Form::scale(Src(1), *M));
+      return Op == "mul" ? P : Form::sum(P, Src(3), false);
+    }
+    if (Op == "selp")
+      return Form::either(Src(1), Src(2));
+    return Form();
+  }
+
+  const FlowFunction &FF;
+  std::unordered_map<int32_t, Form> Memo;
+};
+
+/// The columns a tcgen05.ld/st moves per thread, from its shape: .32x32b
+/// and .16x64b .xN move N 32-bit columns, .16x128b 2N, .16x256b 4N,
+/// .16x32bx2 N; 0 when not known.
+uint32_t tmemColumns(std::string_view Head) {
+  auto Has = [&](std::string_view P) { return Head.find(P) != Head.npos; };
+  uint32_t Factor = Has(".16x256b") ? 4 : Has(".16x128b") ? 2 : 1;
+  size_t X = Head.find(".x");
+  for (; X != Head.npos; X = Head.find(".x", X + 1)) {
+    uint32_t N = 0;
+    size_t Y = X + 2;
+    while (Y < Head.size() && Head[Y] >= '0' && Head[Y] <= '9')
+      N = N * 10 + uint32_t(Head[Y++] - '0');
+    if (N && (Y == Head.size() || Head[Y] == '.'))
+      return N * Factor;
+  }
+  return 0;
+}
+
 } // namespace
 
 /// Tensor memory is handed from thread to thread through mbarriers: the MMA
 /// thread's tcgen05.commit hands over what its tcgen05.mma wrote (CUTLASS
 /// 70's accumulator, read by the epilogue's tcgen05.ld), a warp's arrive
 /// after its tcgen05.st what it stored. A thread's tensor-memory read needs,
-/// on every path from the start, a wait on such a barrier (or its own
-/// tcgen05.st / tcgen05.cp): the first hand-over only, since which barrier
-/// hands over which columns is not modelled (a later iteration's missing
-/// wait is covered by the earlier ones: 77's MMA warp).
+/// on every path from the start, a wait on a hand-over barrier whose
+/// writers may have stored the columns it reads (or its own tcgen05.st /
+/// tcgen05.cp): 77's MMA warp waits for the corrected O (columns 256+)
+/// and then for P (columns 32 + 128 * t) before it reads P, and the first
+/// wait does not hand P over. A commit's barrier, or a writer whose columns
+/// are not known, hands over every column. Waits count from the start: a
+/// later iteration's missing wait is covered by the earlier ones.
 void runTmemReadRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   // The hand-over classes: barriers a tcgen05.commit signals, or an arrive
@@ -1512,10 +1695,25 @@ void runTmemReadRule(const FlowRuleContext &C) {
   }
   BarrierForms BarrierOf(FF);
   BarrierArrays Arr;
-  std::vector<Form> Hand;
-  auto Add = [&](const Shape &A) {
-    if (A && A->Base >= 0 && std::find(Hand.begin(), Hand.end(), *A) == Hand.end())
-      Hand.push_back(*A);
+  // A hand-over class and the columns its writers store (start, count);
+  // All: any column.
+  struct Hand {
+    Form Bar;
+    bool All = false;
+    std::vector<std::pair<Form, uint32_t>> Cols;
+    std::vector<Form> Gates; // what the writers wait on before they store
+  };
+  std::vector<Hand> Hands;
+  std::vector<std::pair<Form, uint32_t>> StoreCols(Stores.size()); // memo
+  TmemColumns Columns(FF);
+  auto Add = [&](const Shape &A) -> Hand * {
+    if (!A || A->Base < 0)
+      return nullptr;
+    for (Hand &H : Hands)
+      if (H.Bar == *A)
+        return &H;
+    Hands.push_back(Hand{*A, false, {}, {}});
+    return &Hands.back();
   };
   const std::vector<uint32_t> &RI = FF.RoleInsts;
   for (uint32_t K : RI) {
@@ -1523,18 +1721,67 @@ void runTmemReadRule(const FlowRuleContext &C) {
     if (I.Op.MbarOp >= 0)
       Arr.add(BarrierOf(K));
     if (I.Op.Kind == OpKind::MmaCommitArrive) {
-      Add(BarrierOf(K));
+      if (Hand *H = Add(BarrierOf(K)))
+        H->All = true;
     } else if (I.Op.Kind == OpKind::MbarArrive) {
-      // (The last tcgen05.st or wait::st before it in the text, at most
-      // 4096 instructions back, with no mbarrier wait between.)
+      // The tcgen05.st before it in the text, at most 4096 instructions
+      // back, after the last mbarrier wait: its writes.
       auto It = std::lower_bound(Stores.begin(), Stores.end(), K);
-      if (It != Stores.begin() && *(It - 1) + 4096 > K) {
-        auto R = std::lower_bound(RI.begin(), RI.end(), *(It - 1));
-        bool Waited = false;
-        for (; R != RI.end() && *R < K && !Waited; ++R)
-          Waited = FF.Insts[*R].Op.Kind == OpKind::MbarWait;
-        if (!Waited)
-          Add(BarrierOf(K));
+      if (It == Stores.begin() || *(It - 1) + 4096 <= K)
+        continue;
+      auto R = std::lower_bound(RI.begin(), RI.end(), K);
+      uint32_t LastWait = 0;
+      while (R != RI.begin() && !LastWait)
+        if (FF.Insts[*--R].Op.Kind == OpKind::MbarWait)
+          LastWait = *R + 1;
+      if (*(It - 1) < LastWait)
+        continue;
+      Hand *H = Add(BarrierOf(K));
+      if (!H)
+        continue;
+      // Its columns: the stores on the arrive's own path in the text, back
+      // to the wait or an unconditional branch (the end of another role's
+      // code laid out before it).
+      uint32_t From = LastWait;
+      for (uint32_t J = K; J-- > From && J + 4096 > K;)
+        if (FF.Insts[J].Guard.empty() &&
+            (FF.Insts[J].Op.Kind == OpKind::Branch || FF.Insts[J].Op.Kind == OpKind::Ret ||
+             FF.Insts[J].Op.Kind == OpKind::Exit)) {
+          From = J + 1;
+          break;
+        }
+      bool Stored = false;
+      for (auto S = It; S != Stores.begin() && *(S - 1) >= From &&
+                        *(S - 1) + 4096 > K;) {
+        --S;
+        const FlowInst &St = FF.Insts[*S];
+        if (!headStarts(St, "tcgen05.st"))
+          continue;
+        Stored = true;
+        std::pair<Form, uint32_t> &Col = StoreCols[size_t(S - Stores.begin())];
+        if (!Col.second) // (not computed yet: a count is never 0 once it is)
+          Col = {Columns.ofBracket(St, 0), std::max(tmemColumns(St.Head), 1u)};
+        if (Col.first.G == 1 || tmemColumns(St.Head) == 0)
+          H->All = true;
+        else if (std::find(H->Cols.begin(), H->Cols.end(), Col) == H->Cols.end())
+          H->Cols.push_back(Col);
+      }
+      if (!Stored) // only a wait::st: the stores are earlier
+        H->All = true;
+      // The gates: the waits before the stores, back to the previous
+      // signal of this barrier (the writer's previous hand-over) or 64
+      // mbarrier steps: among them, the wait for the data the writer
+      // turns into what it stores (77's softmax: "S ready").
+      auto G = std::lower_bound(RI.begin(), RI.end(), K);
+      for (unsigned N = 0; G != RI.begin() && N < 64; ++N) {
+        const FlowInst &W = FF.Insts[*--G];
+        if (W.Op.Kind == OpKind::MbarArrive && sameShape(BarrierOf(*G), H->Bar))
+          break;
+        if (W.Op.Kind != OpKind::MbarWait)
+          continue;
+        if (const Shape &B = BarrierOf(*G))
+          if (std::find(H->Gates.begin(), H->Gates.end(), *B) == H->Gates.end())
+            H->Gates.push_back(*B);
       }
     }
   }
@@ -1547,39 +1794,101 @@ void runTmemReadRule(const FlowRuleContext &C) {
         break;
       if (armsOrFills(I)) {
         const Shape &E = BarrierOf(RI[X]);
-        Hand.erase(std::remove_if(Hand.begin(), Hand.end(),
-                                  [&](const Form &F) { return sameShape(E, F); }),
-                   Hand.end());
+        Hands.erase(std::remove_if(Hands.begin(), Hands.end(),
+                                   [&](const Hand &H) { return sameShape(E, H.Bar); }),
+                    Hands.end());
         break;
       }
     }
   }
-  if (Hand.empty())
+  if (Hands.empty())
     return;
-  auto IsHand = [&](const Shape &A) {
-    for (const Form &F : Hand)
-      if (Arr.mayBeSame(A, F))
-        return true;
-    return false;
+  const uint64_t Every = ~uint64_t(0);
+  // Classes past the 64th share the last bit: they hand over every column.
+  auto Bit = [&](size_t X) { return uint64_t(1) << std::min<size_t>(X, 63); };
+  if (Hands.size() > 64)
+    Hands[63].All = true;
+  auto HandBits = [&](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Hands.size(); ++X)
+      if (Arr.mayBeSame(A, Hands[X].Bar))
+        M |= Bit(X);
+    return M;
   };
-  // Per event: what it does (computed once; the transfer runs per visit).
-  enum : uint8_t { None, Acquire, Read };
+  // The classes that may hand over the columns a read at K reads: a
+  // tcgen05.ld's (its shape's count), a tcgen05.mma's A operand (its K
+  // dimension is 32 bytes a row in every kind: 8 columns).
+  auto Covering = [&](uint32_t K) {
+    const FlowInst &I = FF.Insts[K];
+    // "tcgen05.ld ... {regs}, [a]", "tcgen05.mma ... [d], [a], ...".
+    Form Col = Columns.ofBracket(I, headStarts(I, "tcgen05.ld") ? 0 : 1);
+    uint32_t N = headStarts(I, "tcgen05.ld") ? tmemColumns(I.Head) : 8;
+    uint64_t M = 0;
+    for (size_t X = 0; X < Hands.size(); ++X) {
+      bool Meets = Hands[X].All || Col.G == 1 || !N;
+      for (size_t Y = 0; Y < Hands[X].Cols.size() && !Meets; ++Y)
+        Meets = Col.meets(N, Hands[X].Cols[Y].first, Hands[X].Cols[Y].second);
+      if (Meets)
+        M |= Bit(X);
+    }
+    // Columns no writer is known to store: any hand-over counts.
+    return M ? M : Every;
+  };
+  // Per event: the classes it acquires, or (Read) those its read needs.
+  // A thread that signals what the writers of H wait on before storing
+  // (77's MMA warp commits "S ready", then the softmax warps overwrite P)
+  // has to wait on H again before reading what they store: Kill.
+  // Per instruction a byte (Read, or Masked: an entry in Effects); the
+  // masks only per event, looked up by binary search.
+  enum : uint8_t { None, Read, Masked };
   std::vector<uint8_t> Code(FF.Insts.size(), None);
+  struct Effect {
+    uint32_t K;
+    uint64_t Acq, Kill;
+    bool operator<(const Effect &O) const { return K < O.K; }
+  };
+  std::vector<Effect> Effects;
+  auto GateBits = [&](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Hands.size(); ++X)
+      for (const Form &G : Hands[X].Gates)
+        if (Arr.mayBeSame(A, G))
+          M |= Bit(X);
+    return M;
+  };
+  auto Set = [&](uint32_t K, uint64_t A, uint64_t Kl) {
+    if (A || Kl) {
+      Code[K] = Masked;
+      Effects.push_back({K, A, Kl});
+    }
+  };
   bool Probes = false; // a probe of a hand-over barrier: skip regions matter
   for (uint32_t K : Extra)
-    Code[K] = headStarts(FF.Insts[K], "tcgen05.ld") ? Read : Acquire; // own st/cp
+    if (headStarts(FF.Insts[K], "tcgen05.ld"))
+      Code[K] = Read;
+    else
+      Set(K, Every, 0); // own st/cp
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
-      Code[K] = Acquire;
-    else if (I.Op.Kind == OpKind::MbarWait && IsHand(BarrierOf(K))) {
-      if (blocksUntilDone(FF, K))
-        Code[K] = Acquire;
-      else
-        Probes = true;
-    } else if (I.Op.Kind == OpKind::DescriptorRead && readsTmem(FF, I))
+    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+      Set(K, Every, 0);
+    } else if (I.Op.Kind == OpKind::MmaCommitArrive || I.Op.Kind == OpKind::MbarArrive) {
+      Set(K, 0, GateBits(BarrierOf(K)));
+    } else if (I.Op.Kind == OpKind::MbarWait) {
+      if (uint64_t M = HandBits(BarrierOf(K))) {
+        if (blocksUntilDone(FF, K))
+          Set(K, M, 0);
+        else
+          Probes = true;
+      }
+    } else if (I.Op.Kind == OpKind::DescriptorRead && readsTmem(FF, I)) {
       Code[K] = Read;
+    }
   }
+  std::sort(Effects.begin(), Effects.end());
+  auto EffectOf = [&](uint32_t K) -> const Effect & {
+    return *std::lower_bound(Effects.begin(), Effects.end(), Effect{K, 0, 0});
+  };
   EventLists Events(
       FF, [&](uint32_t K) { return Code[K] != None; }, &Extra);
   // "if (!token) wait" after a probe: the edge that skips the wait has its
@@ -1587,12 +1896,13 @@ void runTmemReadRule(const FlowRuleContext &C) {
   std::optional<SkipRegions> Skips;
   if (Probes)
     Skips.emplace(FF, C.skipRegions(), Events, [&](uint32_t K) {
-      return Skip{Code[K] == Acquire ? uint64_t(1) : 0, 0};
+      return Skip{Code[K] == Masked ? EffectOf(K).Acq : 0, 0};
     });
+  std::unordered_map<uint32_t, uint64_t> Needs; // read -> covering classes
   struct State {
-    bool Acq = false;
+    uint64_t Acq = 0;
     bool join(const State &O) {
-      bool N = Acq && O.Acq;
+      uint64_t N = Acq & O.Acq;
       bool Changed = N != Acq;
       Acq = N;
       return Changed;
@@ -1601,25 +1911,45 @@ void runTmemReadRule(const FlowRuleContext &C) {
   bool Reported = false;
   auto Transfer = [&](uint32_t B, State &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
-      const FlowInst &I = FF.Insts[K];
-      if (Report && !Reported && !S.Acq && Code[K] == Read) {
-        Reported = true;
-        auto D = C.likely(rules::FlowReadBeforeComplete, I.Range,
-                          "this tensor-memory read may run before the data "
-                          "is handed over: no wait on a barrier that "
-                          "tcgen05.commit or a tcgen05.st writer signals "
-                          "precedes it");
-        for (const Form &F : Hand)
-          if (auto P = waitPlace(FF, Arr, K, F, false)) {
-            noteMissingWait(FF, P->At, P->Limit, D, true, P->What);
-            break;
-          }
+      if (Code[K] == Masked) {
+        const Effect &E = EffectOf(K);
+        S.Acq = (S.Acq & ~E.Kill) | E.Acq;
+        continue;
       }
-      S.Acq |= Code[K] == Acquire;
+      if (Report && !Reported && Code[K] == Read) {
+        uint64_t &Need = Needs[K];
+        if (!Need)
+          Need = Covering(K);
+        if (!(S.Acq & Need)) {
+          Reported = true;
+          auto D = C.likely(rules::FlowReadBeforeComplete, FF.Insts[K].Range,
+                            "this tensor-memory read may run before the data "
+                            "is handed over: no wait on a barrier that "
+                            "tcgen05.commit or a tcgen05.st writer signals "
+                            "precedes it");
+          bool Placed = false;
+          for (size_t X = 0; X < Hands.size() && !Placed; ++X)
+            if (Need & Bit(X))
+              if (auto P = waitPlace(FF, Arr, K, Hands[X].Bar, false)) {
+                noteMissingWait(FF, P->At, P->Limit, D, true, P->What);
+                Placed = true;
+              }
+          // Else after the thread's previous mbarrier step in the text (77's
+          // MMA warp reuses the barrier's address register from its setup).
+          for (uint32_t J = K; !Placed && J-- > 0 && J + 4096 > K;)
+            if (FF.Insts[J].Op.Kind == OpKind::MbarWait ||
+                FF.Insts[J].Op.Kind == OpKind::MbarArrive ||
+                FF.Insts[J].Op.Kind == OpKind::MmaCommitArrive) {
+              noteMissingWait(FF, J, K, D, true, Signal::PrevStep);
+              Placed = true;
+            }
+        }
+      }
     }
   };
   auto Edge = [&](uint32_t P, size_t X, State &S) {
-    S.Acq |= Skips && Skips->at(P, X).Acq != 0;
+    if (Skips)
+      S.Acq |= Skips->at(P, X).Acq;
     return true;
   };
   solveForward(FF, State(), Transfer, Edge);

@@ -180,6 +180,13 @@ struct Form {
   /// constants, or one ring. A stride of 1 (an unknown offset) is no
   /// evidence either way.
   bool onLatticeOf(const Form &D) const;
+  /// Whether an access of Size units at this form and one of SSize at S
+  /// may touch a common unit: the same base (or none: two numbers), and
+  /// some record of the strides' gcd where the two ranges overlap (a read
+  /// through a `selp` of two rings' bases, smem + 448 + 20 * t, meets each
+  /// ring's words, smem + 608 + 20 * s and smem + 624 + 20 * s). A size of
+  /// 0 is one unit; a stride of 1 (an unknown offset) is no evidence.
+  bool meets(uint64_t Size, const Form &S, uint64_t SSize) const;
 };
 
 /// An abstract register value, and its form (flow-insensitive, like the

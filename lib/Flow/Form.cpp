@@ -2,6 +2,7 @@
 
 #include "Flow/FlowFunction.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ptxlint {
@@ -66,6 +67,21 @@ bool Form::onLatticeOf(const Form &D) const {
   // Two rings: only the same ring (without stage counts, two lattices
   // meet somewhere: 54's two-stage staging ring and its A tiles).
   return G == D.G && C == D.C;
+}
+
+bool Form::meets(uint64_t Size, const Form &S, uint64_t SSize) const {
+  if (*this == S)
+    return true;
+  if (Base != S.Base || G == 1 || S.G == 1)
+    return false;
+  int64_t R = int64_t(std::max<uint64_t>(Size, 1));
+  int64_t W = int64_t(std::max<uint64_t>(SSize, 1));
+  int64_t M = gcd(G, S.G); // both lattices are within M's
+  if (M == 0)
+    return S.C < C + R && C < S.C + W;
+  // Where S starts in the record of this form's bytes, [0, M).
+  int64_t D = ((S.C - C) % M + M) % M;
+  return D < R || D + W > M;
 }
 
 Form Form::either(const Form &A, const Form &B) {
