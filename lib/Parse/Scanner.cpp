@@ -486,7 +486,7 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   // skipHeadWord() here cost more than it saved on CUTLASS code (measured).
   // Four bytes per test first, without branching between them (long heads
   // such as "cp.async.bulk.tensor.2d..." are common in async-dense code).
-  auto Head = [&](uint32_t Q) { return HeadChar[static_cast<unsigned char>(T[Q])]; };
+  auto Head = [&](uint32_t Q) { return unsigned(HeadChar[static_cast<unsigned char>(T[Q])]); };
   while (HeadE + 4 <= N && (Head(HeadE) & Head(HeadE + 1) & Head(HeadE + 2) & Head(HeadE + 3)))
     HeadE += 4;
   if (HeadE + 4 <= N) {
