@@ -181,9 +181,19 @@ bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint
   return HasOperands || Label || NoOperands || (E < N && T[E] == '.');
 }
 
-/// The first byte at or after P with its high bit set (or N).
+/// The first byte at or after P with its high bit set (or N). This reads
+/// every byte of the module and almost never finds one: with SSE2, 64 bytes
+/// per step (the OR of four blocks has a high bit where any of them has),
+/// then 16 to find which.
 uint32_t findNonAscii(const char *T, uint32_t P, uint32_t N) {
 #if defined(__SSE2__)
+  auto Block = [T](uint32_t Q) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + Q));
+  };
+  while (P + 64 <= N &&
+         !_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(Block(P), Block(P + 16)),
+                                         _mm_or_si128(Block(P + 32), Block(P + 48)))))
+    P += 64;
   while (P + 16 <= N) {
     int Mask = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P)));
     if (Mask)
@@ -277,6 +287,12 @@ private:
   void functionHeader();
   /// IdentEnd: where the identifier at P ends, if the caller read it.
   void terminatedStatement(StatementKind K, uint32_t IdentEnd = 0);
+  /// The rest of a statement that terminatedStatement()'s fast path could
+  /// not end, byte class by byte class from P (after its head). Out of
+  /// line: the fast path ends nearly every statement, and its frame stays
+  /// small without this one's state.
+  __attribute__((noinline)) void unusualStatement(StatementKind K, uint32_t B,
+                                                  uint32_t HeadB, uint32_t HeadE);
   void emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
             uint32_t HeadE);
 
@@ -468,8 +484,18 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
   uint32_t HeadE = HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB;
   // A byte loop: instruction heads are short ("add.s32"), and
   // skipHeadWord() here cost more than it saved on CUTLASS code (measured).
-  while (HeadE < N && HeadChar[static_cast<unsigned char>(T[HeadE])])
-    ++HeadE;
+  // Four bytes per test first, without branching between them (long heads
+  // such as "cp.async.bulk.tensor.2d..." are common in async-dense code).
+  auto Head = [&](uint32_t Q) { return unsigned(HeadChar[static_cast<unsigned char>(T[Q])]); };
+  while (HeadE + 4 <= N && (Head(HeadE) & Head(HeadE + 1) & Head(HeadE + 2) & Head(HeadE + 3)))
+    HeadE += 4;
+  if (HeadE + 4 <= N) {
+    while (Head(HeadE)) // one of these four bytes ends the head
+      ++HeadE;
+  } else {
+    while (HeadE < N && Head(HeadE))
+      ++HeadE;
+  }
   // The head has none of the bytes the loop below looks for.
   P = HeadE;
   // Most statements have no comment, string or line break before their ';',
@@ -495,7 +521,11 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd) {
       break;
     ++Semi;
   }
+  unusualStatement(K, B, HeadB, HeadE);
+}
 
+void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
+                                   uint32_t HeadE) {
   // ';' ends the statement whatever the bracket depth: PTX has no ';' inside
   // operands, and an unclosed '[' must not swallow the rest of the file.
   // Only '{' depth is tracked, to tell a vector's '}' from a block's '}'.
