@@ -164,6 +164,14 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
           F = killMaybe(F, !covers(I, St));
       });
     };
+    // Every cp.async of the thread completes (wait_all) or is handed to an
+    // mbarrier (cp.async.mbarrier.arrive): committed and done.
+    auto CompleteAll = [&] {
+      forRole(S, Role::CpAsync, [&](uint8_t &F, const Site &St) {
+        F = killMaybe(F, !covers(I, St));
+      });
+      committed(S, Role::CpAsync, nullptr);
+    };
     switch (I.Op.Kind) {
     case OpKind::CpAsyncCommit:
       Commit(Role::CpAsync);
@@ -183,16 +191,10 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
     case OpKind::CpAsyncWaitAll:
       if (Report)
         checkWrongKind(S, false, K);
-      forRole(S, Role::CpAsync, [&](uint8_t &F, const Site &St) {
-        F = killMaybe(F, !covers(I, St));
-      });
-      committed(S, Role::CpAsync, nullptr);
+      CompleteAll();
       break;
     case OpKind::CpAsyncMbarrierArrive:
-      forRole(S, Role::CpAsync, [&](uint8_t &F, const Site &St) {
-        F = killMaybe(F, !covers(I, St));
-      });
-      committed(S, Role::CpAsync, nullptr);
+      CompleteAll();
       break;
     case OpKind::BulkWait:
       if (Report) {

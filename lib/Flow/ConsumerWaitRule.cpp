@@ -1323,10 +1323,12 @@ publishedWrite(const FlowFunction &FF, uint32_t K, int32_t BarBase) {
   return std::nullopt;
 }
 
-/// Must-state: the publishes surely acquired (bit per Publish).
-struct PubState {
+/// A must-state of up to 64 things surely acquired on every path (a bit
+/// each: the publishes of runPublishRule, the hand-over classes of
+/// runTmemReadRule), joined by intersection.
+struct MustBits {
   uint64_t Acq = 0;
-  bool join(const PubState &O) {
+  bool join(const MustBits &O) {
     uint64_t N = Acq & O.Acq;
     bool Changed = N != Acq;
     Acq = N;
@@ -1436,7 +1438,7 @@ void runPublishRule(const FlowRuleContext &C) {
       },
       &Writes);
   std::vector<char> ReportedVar(FF.Bases.size(), 0);
-  auto Transfer = [&](uint32_t B, PubState &S, bool Report) {
+  auto Transfer = [&](uint32_t B, MustBits &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
       int32_t V = ReadOf(I);
@@ -1471,7 +1473,7 @@ void runPublishRule(const FlowRuleContext &C) {
       S.Acq |= Effect(K);
     }
   };
-  solveForward(FF, PubState(), Transfer);
+  solveForward(FF, MustBits(), Transfer);
 }
 
 } // namespace flow
@@ -1899,15 +1901,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
       return Skip{Code[K] == Masked ? EffectOf(K).Acq : 0, 0};
     });
   std::unordered_map<uint32_t, uint64_t> Needs; // read -> covering classes
-  struct State {
-    uint64_t Acq = 0;
-    bool join(const State &O) {
-      uint64_t N = Acq & O.Acq;
-      bool Changed = N != Acq;
-      Acq = N;
-      return Changed;
-    }
-  };
+  using State = MustBits;
   bool Reported = false;
   auto Transfer = [&](uint32_t B, State &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
