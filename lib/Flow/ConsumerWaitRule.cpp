@@ -1494,14 +1494,10 @@ bool readsTmem(const FlowFunction &FF, const FlowInst &I) {
     return true;
   if (I.Op.Kind != OpKind::DescriptorRead || !headStarts(I, "tcgen05.mma"))
     return false;
-  // The second operand, read from the text ("[d], [a], ..." against "[d],
-  // adesc, ..."): decoding every MMA's operands costs more than the rule.
-  std::string_view T = FF.M.Text.substr(I.Range.Begin, I.Range.End - I.Range.Begin);
-  size_t P = T.find(']');
-  P = P == T.npos ? T.npos : T.find(',', P);
-  while (P != T.npos && ++P < T.size() && (T[P] == ' ' || T[P] == '\t'))
-    ;
-  return P != T.npos && P < T.size() && T[P] == '[';
+  // The second operand alone ("[d], [a], ..." against "[d], adesc, ..."):
+  // decoding every MMA's operands costs more than the rule.
+  std::optional<Opnd> A = FF.operandFromText(I, 1);
+  return A && A->K == Opnd::Addr;
 }
 
 /// The column field (bits 0-15; the lane is in bits 16-31) of
@@ -1515,47 +1511,12 @@ bool readsTmem(const FlowFunction &FF, const FlowInst &I) {
 class TmemColumns {
 public:
   explicit TmemColumns(const FlowFunction &FF) : FF(FF) {}
-  /// Of the address in the N-th "[...]" of I's text ("[%r]", "[%r+8]",
-  /// "[32]"), read from the text: decoding a tcgen05.ld's 32 destination
-  /// registers, or an MMA's operands, costs more than the rule.
-  Form ofBracket(const FlowInst &I, unsigned N) {
-    std::string_view T = FF.M.Text.substr(I.Range.Begin, I.Range.End - I.Range.Begin);
-    size_t P = T.find('[');
-    while (P != T.npos && N-- > 0)
-      P = T.find('[', P + 1);
-    size_t E = P == T.npos ? T.npos : T.find(']', P);
-    if (E == T.npos)
-      return Form();
-    std::string_view A = T.substr(P + 1, E - P - 1);
-    auto Trim = [](std::string_view X) {
-      while (!X.empty() && (X.front() == ' ' || X.front() == '\t'))
-        X.remove_prefix(1);
-      while (!X.empty() && (X.back() == ' ' || X.back() == '\t'))
-        X.remove_suffix(1);
-      return X;
-    };
-    auto Num = [](std::string_view X) -> std::optional<int64_t> {
-      int64_t V = 0;
-      if (X.empty() || X.size() > 12)
-        return std::nullopt;
-      for (char Ch : X)
-        if (Ch < '0' || Ch > '9')
-          return std::nullopt;
-        else
-          V = V * 10 + (Ch - '0');
-      return V;
-    };
-    size_t Plus = A.find('+');
-    std::string_view Base = Trim(A.substr(0, Plus));
-    std::optional<int64_t> Off =
-        Plus == A.npos ? std::optional<int64_t>(0) : Num(Trim(A.substr(Plus + 1)));
-    if (!Off)
-      return Form();
-    if (std::optional<int64_t> V = Num(Base))
-      return norm(Form::constant(*V + *Off));
-    if (Base.empty() || Base.front() != '%')
-      return Form();
-    return norm(Form::sum(ofReg(FF.regId(Base), 0), Form::constant(*Off), false));
+  /// Of operand K of I, decoded alone (FlowFunction::operandFromText):
+  /// decoding a tcgen05.ld's 32 destination registers, or an MMA's
+  /// operands, costs more than the rule.
+  Form ofOperand(const FlowInst &I, uint32_t K) {
+    std::optional<Opnd> O = FF.operandFromText(I, K);
+    return O ? of(&*O) : Form();
   }
 
   /// Of an operand: an immediate, a register, an address [r + off].
@@ -1566,7 +1527,7 @@ public:
       return norm(Form::constant(O->Value));
     if (O->K == Opnd::Reg)
       return ofReg(FF.regId(*O), 0);
-    if (O->K != Opnd::Addr)
+    if (O->K != Opnd::Addr || !O->HasValue)
       return Form();
     if (!O->BaseIsReg)
       return O->Name.empty() ? norm(Form::constant(O->Value)) : Form();
@@ -1762,7 +1723,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
         Stored = true;
         std::pair<Form, uint32_t> &Col = StoreCols[size_t(S - Stores.begin())];
         if (!Col.second) // (not computed yet: a count is never 0 once it is)
-          Col = {Columns.ofBracket(St, 0), std::max(tmemColumns(St.Head), 1u)};
+          Col = {Columns.ofOperand(St, 0), std::max(tmemColumns(St.Head), 1u)};
         if (Col.first.G == 1 || tmemColumns(St.Head) == 0)
           H->All = true;
         else if (std::find(H->Cols.begin(), H->Cols.end(), Col) == H->Cols.end())
@@ -1823,7 +1784,9 @@ void runTmemReadRule(const FlowRuleContext &C) {
   auto Covering = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
     // "tcgen05.ld ... {regs}, [a]", "tcgen05.mma ... [d], [a], ...".
-    Form Col = Columns.ofBracket(I, headStarts(I, "tcgen05.ld") ? 0 : 1);
+    // The tensor-memory address: tcgen05.ld's after its destinations, an
+    // MMA's A ("[d], [a], ...").
+    Form Col = Columns.ofOperand(I, 1);
     uint32_t N = headStarts(I, "tcgen05.ld") ? tmemColumns(I.Head) : 8;
     uint64_t M = 0;
     for (size_t X = 0; X < Hands.size(); ++X) {

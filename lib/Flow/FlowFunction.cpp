@@ -377,6 +377,15 @@ void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
   I.Ops = {Pool.data() + I.OpOff, uint32_t(Pool.size() - I.OpOff)};
 }
 
+std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
+                                                   uint32_t K) const {
+  Opnd O;
+  if (!decodeOperandTextAt(M.Text, M.Statements[I.Stmt], K,
+                           [this](std::string_view Name) { return isRegName(Name); }, O))
+    return std::nullopt;
+  return O;
+}
+
 void FlowFunction::fixOps() {
   for (FlowInst &I : Insts)
     I.Ops.B = OpPool.data() + I.OpOff;

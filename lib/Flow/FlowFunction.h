@@ -357,6 +357,11 @@ public:
 
   /// Operand K of I, decoding I's operands first if build() deferred them.
   const Opnd *operand(const FlowInst &I, int8_t K) const;
+  /// Operand K of I decoded from I's text alone, the others not decoded:
+  /// for rules that read one operand of every instruction of a kind with
+  /// dozens of operands (a tcgen05.ld's 32 destinations), where operand()
+  /// would decode them all. std::nullopt when I has fewer operands.
+  std::optional<Opnd> operandFromText(const FlowInst &I, uint32_t K) const;
   /// Base + offset of an address operand; invalid when unresolved.
   AddrKey address(const Opnd *O) const;
   /// The pointer a register operand holds (mapa's source address); invalid

@@ -50,7 +50,21 @@ void splitTop(std::string_view S, bool Bar, Fn &&Piece) {
       K = E == std::string_view::npos ? S.size() : E + (S[K + 1] == '*' ? 1 : 0);
       continue;
     }
-    if (C == '[' || C == '{' || C == '(')
+    if (C == '{') {
+      // A vector ("{%r1, ..., %r128}", a tcgen05.ld's destinations) holds no
+      // separator of this level: skip to its '}' by memchr when no comment or
+      // nested brace is inside.
+      size_t Close = S.find('}', K + 1);
+      if (Close != std::string_view::npos) {
+        std::string_view In = S.substr(K + 1, Close - K - 1);
+        if (In.find('{') == std::string_view::npos &&
+            In.find('/') == std::string_view::npos) {
+          K = Close;
+          continue;
+        }
+      }
+      ++Depth;
+    } else if (C == '[' || C == '(')
       ++Depth;
     else if (C == ']' || C == '}' || C == ')')
       --Depth;
@@ -233,113 +247,144 @@ void scanDest(std::string_view Text, const Statement &S,
   }
 }
 
-void decodeOperandText(std::string_view Text, const Statement &S,
-                       const std::function<bool(std::string_view)> &IsReg,
-                       std::vector<Opnd> &Pool) {
-  // Operands: after the head word, up to the ';'.
+namespace {
+
+/// One operand's text P (at offset At of the module), as decodeOperandText()
+/// reads it.
+Opnd decodePiece(std::string_view P, uint32_t At,
+                 const std::function<bool(std::string_view)> &IsReg) {
+  std::string_view T = trim(P, At);
+  Opnd O;
+  O.Range = {At, At + uint32_t(T.size())};
+  if (T.empty()) {
+    O.K = Opnd::Other;
+  } else if (T[0] == '[') {
+    O.K = Opnd::Addr;
+    size_t Close = T.rfind(']');
+    std::string_view In = T.substr(1, Close == std::string_view::npos ? std::string_view::npos : Close - 1);
+    size_t Comma = std::string_view::npos;
+    int Depth = 0;
+    for (size_t K = 0; K < In.size(); ++K) {
+      if (In[K] == '{' || In[K] == '[' || In[K] == '(')
+        ++Depth;
+      else if (In[K] == '}' || In[K] == ']' || In[K] == ')')
+        --Depth;
+      else if (In[K] == ',' && Depth == 0) {
+        Comma = K;
+        break;
+      }
+    }
+    std::string_view BaseExpr = In.substr(0, Comma);
+    uint32_t Dummy = 0;
+    BaseExpr = trim(BaseExpr, Dummy);
+    size_t K = 0;
+    while (K < BaseExpr.size() && isIdentChar(BaseExpr[K]))
+      ++K;
+    std::string_view Name = BaseExpr.substr(0, K);
+    std::string_view Tail = trim(BaseExpr.substr(K), Dummy);
+    int64_t V = 0;
+    if (!Name.empty() && !(Name[0] >= '0' && Name[0] <= '9')) {
+      O.Name = Name;
+      O.BaseIsReg = IsReg(Name);
+      if (Tail.empty()) {
+        O.HasValue = true;
+      } else if ((Tail[0] == '+' || Tail[0] == '-') &&
+                 parseInt(Tail.substr(1), V)) {
+        O.HasValue = true;
+        O.Value = Tail[0] == '-' ? -V : V;
+      }
+    } else if (parseInt(BaseExpr, V)) {
+      O.HasValue = true;
+      O.Value = V;
+    }
+  } else if (T[0] == '{' || T.find('|') != std::string_view::npos) {
+    O.K = Opnd::Vec;
+    std::string_view In = T[0] == '{' ? T.substr(1, T.size() >= 2 ? T.size() - 2 : 0) : T;
+    splitTop(In, true, [&](std::string_view E, uint32_t) {
+      uint32_t D = 0;
+      E = trim(E, D);
+      if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) && !(E[0] >= '0' && E[0] <= '9'))))
+        O.Regs.push_back(E);
+    });
+  } else if (T[0] == '!') {
+    O.K = Opnd::Reg;
+    O.Negated = true;
+    uint32_t D = 0;
+    O.Name = trim(T.substr(1), D);
+  } else if ((T[0] >= '0' && T[0] <= '9') || T[0] == '-') {
+    int64_t V;
+    if (parseInt(T, V)) {
+      O.K = Opnd::Imm;
+      O.HasValue = true;
+      O.Value = V;
+    } else {
+      O.K = Opnd::Other;
+    }
+  } else if (T[0] == '(') {
+    O.K = Opnd::Vec; // call tuple
+    splitTop(T.substr(1, T.size() >= 2 ? T.size() - 2 : 0), false,
+             [&](std::string_view E, uint32_t) {
+               uint32_t D = 0;
+               E = trim(E, D);
+               if (!E.empty() && E[0] == '%')
+                 O.Regs.push_back(E);
+             });
+  } else if (isIdentChar(T[0])) {
+    size_t K = 0;
+    while (K < T.size() && (isIdentChar(T[K]) || T[K] == '.'))
+      ++K;
+    O.Name = T.substr(0, K);
+    if (K != T.size()) {
+      O.K = Opnd::Other; // an expression
+    } else {
+      O.K = IsReg(O.Name) ? Opnd::Reg : Opnd::Sym;
+    }
+  } else {
+    O.K = Opnd::Other;
+  }
+  return O;
+}
+
+/// The operand list of S: after the head word, up to the ';'.
+std::string_view operandText(std::string_view Text, const Statement &S) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   uint32_t End = S.Range.End;
   if (End > HeadEnd && Text[End - 1] == ';')
     --End;
-  std::string_view Rest = Text.substr(HeadEnd, End > HeadEnd ? End - HeadEnd : 0);
+  return Text.substr(HeadEnd, End > HeadEnd ? End - HeadEnd : 0);
+}
+
+} // namespace
+
+void decodeOperandText(std::string_view Text, const Statement &S,
+                       const std::function<bool(std::string_view)> &IsReg,
+                       std::vector<Opnd> &Pool) {
+  uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
+  std::string_view Rest = operandText(Text, S);
   if (decodeSimple(Rest, HeadEnd, Pool))
     return;
   uint32_t Base = HeadEnd;
-  if (!trim(Rest, Base).empty()) {
+  if (!trim(Rest, Base).empty())
     splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
-      uint32_t At = HeadEnd + Off;
-      std::string_view T = trim(P, At);
-      Opnd O;
-      O.Range = {At, At + uint32_t(T.size())};
-      if (T.empty()) {
-        O.K = Opnd::Other;
-      } else if (T[0] == '[') {
-        O.K = Opnd::Addr;
-        size_t Close = T.rfind(']');
-        std::string_view In = T.substr(1, Close == std::string_view::npos ? std::string_view::npos : Close - 1);
-        size_t Comma = std::string_view::npos;
-        int Depth = 0;
-        for (size_t K = 0; K < In.size(); ++K) {
-          if (In[K] == '{' || In[K] == '[' || In[K] == '(')
-            ++Depth;
-          else if (In[K] == '}' || In[K] == ']' || In[K] == ')')
-            --Depth;
-          else if (In[K] == ',' && Depth == 0) {
-            Comma = K;
-            break;
-          }
-        }
-        std::string_view BaseExpr = In.substr(0, Comma);
-        uint32_t Dummy = 0;
-        BaseExpr = trim(BaseExpr, Dummy);
-        size_t K = 0;
-        while (K < BaseExpr.size() && isIdentChar(BaseExpr[K]))
-          ++K;
-        std::string_view Name = BaseExpr.substr(0, K);
-        std::string_view Tail = trim(BaseExpr.substr(K), Dummy);
-        int64_t V = 0;
-        if (!Name.empty() && !(Name[0] >= '0' && Name[0] <= '9')) {
-          O.Name = Name;
-          O.BaseIsReg = IsReg(Name);
-          if (Tail.empty()) {
-            O.HasValue = true;
-          } else if ((Tail[0] == '+' || Tail[0] == '-') &&
-                     parseInt(Tail.substr(1), V)) {
-            O.HasValue = true;
-            O.Value = Tail[0] == '-' ? -V : V;
-          }
-        } else if (parseInt(BaseExpr, V)) {
-          O.HasValue = true;
-          O.Value = V;
-        }
-      } else if (T[0] == '{' || T.find('|') != std::string_view::npos) {
-        O.K = Opnd::Vec;
-        std::string_view In = T[0] == '{' ? T.substr(1, T.size() >= 2 ? T.size() - 2 : 0) : T;
-        splitTop(In, true, [&](std::string_view E, uint32_t) {
-          uint32_t D = 0;
-          E = trim(E, D);
-          if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) && !(E[0] >= '0' && E[0] <= '9'))))
-            O.Regs.push_back(E);
-        });
-      } else if (T[0] == '!') {
-        O.K = Opnd::Reg;
-        O.Negated = true;
-        uint32_t D = 0;
-        O.Name = trim(T.substr(1), D);
-      } else if ((T[0] >= '0' && T[0] <= '9') || T[0] == '-') {
-        int64_t V;
-        if (parseInt(T, V)) {
-          O.K = Opnd::Imm;
-          O.HasValue = true;
-          O.Value = V;
-        } else {
-          O.K = Opnd::Other;
-        }
-      } else if (T[0] == '(') {
-        O.K = Opnd::Vec; // call tuple
-        splitTop(T.substr(1, T.size() >= 2 ? T.size() - 2 : 0), false,
-                 [&](std::string_view E, uint32_t) {
-                   uint32_t D = 0;
-                   E = trim(E, D);
-                   if (!E.empty() && E[0] == '%')
-                     O.Regs.push_back(E);
-                 });
-      } else if (isIdentChar(T[0])) {
-        size_t K = 0;
-        while (K < T.size() && (isIdentChar(T[K]) || T[K] == '.'))
-          ++K;
-        O.Name = T.substr(0, K);
-        if (K != T.size()) {
-          O.K = Opnd::Other; // an expression
-        } else {
-          O.K = IsReg(O.Name) ? Opnd::Reg : Opnd::Sym;
-        }
-      } else {
-        O.K = Opnd::Other;
-      }
-      Pool.push_back(std::move(O));
+      Pool.push_back(decodePiece(P, HeadEnd + Off, IsReg));
     });
-  }
+}
+
+bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
+                         const std::function<bool(std::string_view)> &IsReg,
+                         Opnd &Out) {
+  uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
+  std::string_view Rest = operandText(Text, S);
+  uint32_t Base = HeadEnd, N = 0;
+  bool Found = false;
+  if (!trim(Rest, Base).empty())
+    splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
+      if (N++ == K) {
+        Out = decodePiece(P, HeadEnd + Off, IsReg);
+        Found = true;
+      }
+    });
+  return Found;
 }
 
 } // namespace flow

@@ -30,6 +30,12 @@ void decodeOperandText(std::string_view Text, const Statement &S,
                        const std::function<bool(std::string_view)> &IsReg,
                        std::vector<Opnd> &Pool);
 
+/// Operand K of S alone, decoded as decodeOperandText() decodes it (the
+/// others are only split off, not decoded); false if S has fewer operands.
+bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
+                         const std::function<bool(std::string_view)> &IsReg,
+                         Opnd &Out);
+
 /// The registers S's destination operand names: a register, "p|q", or
 /// "{a, b}", appended to Names in order.
 void scanDest(std::string_view Text, const Statement &S,

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <optional>
 
 using namespace ptxlint;
 using namespace ptxlint::flow;
@@ -63,4 +64,39 @@ TEST_CASE("decode: text operands of shared loads") {
   CHECK(Loads[0]->Ops[0].Name == "%f1");
   REQUIRE(Loads[4]->Ops[0].K == Opnd::Vec);
   CHECK(Loads[4]->Ops[0].Regs == std::vector<std::string_view>{"%f5", "%f6"});
+}
+
+TEST_CASE("decode: one operand alone agrees with the full decode") {
+  // FlowFunction::operandFromText (tensor-memory rules read a tcgen05.ld's
+  // address past its destination vector) and operand() share the decoder:
+  // the same kind, base, offset and range, also past a vector the splitter
+  // skips and past one with a comment inside.
+  FlowTestModule T(".version 8.6\n.target sm_100a\n.address_size 64\n"
+                   ".shared .align 4 .b8 smem[64];\n.entry k()\n{\n"
+                   ".reg .b32 %r<40>;\n.reg .f32 %f<16>;\n"
+                   "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r1-8];\n"
+                   "ld.shared.v2.f32 {%f5, /* } */ %f6}, [%r2+0x10];\n"
+                   "ld.shared.f32 %f7, [smem+4];\n"
+                   "ret;\n}\n");
+  const FlowFunction &FF = T.FF;
+  int Seen = 0;
+  for (const FlowInst &I : FF.Insts) {
+    if (I.Op.Kind != OpKind::Load)
+      continue;
+    ++Seen;
+    std::optional<Opnd> Alone = FF.operandFromText(I, 1);
+    CHECK_FALSE(FF.operandFromText(I, 2).has_value()); // two operands only
+    const Opnd *Full = FF.operand(I, 1);
+    REQUIRE(Alone.has_value());
+    REQUIRE(Full != nullptr);
+    CHECK(Alone->K == Opnd::Addr);
+    CHECK(Alone->K == Full->K);
+    CHECK(Alone->Name == Full->Name);
+    CHECK(Alone->BaseIsReg == Full->BaseIsReg);
+    CHECK(Alone->HasValue == Full->HasValue);
+    CHECK(Alone->Value == Full->Value);
+    CHECK(Alone->Range.Begin == Full->Range.Begin);
+    CHECK(Alone->Range.End == Full->Range.End);
+  }
+  CHECK(Seen == 3);
 }
