@@ -78,6 +78,8 @@ template <unsigned Max> struct LitSet {
   bool intersect(const LitSet &O) {
     if (none() || O.none())
       return false;
+    if (N == O.N && std::equal(L, L + N, O.L))
+      return false; // the common case at a join: one compare per literal
     uint8_t W = 0;
     for (unsigned K = 0; K < N; ++K)
       if (O.has(L[K]))
