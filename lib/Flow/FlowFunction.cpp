@@ -252,6 +252,12 @@ bool FlowFunction::isRegName(std::string_view Name) const {
   return IsReg;
 }
 
+RegNameTest FlowFunction::regNameTest() const {
+  return {this, [](const void *Ctx, std::string_view Name) {
+            return static_cast<const FlowFunction *>(Ctx)->isRegName(Name);
+          }};
+}
+
 Opnd FlowFunction::fromAst(const Operand &A) const {
   Opnd O;
   O.Range = A.Range;
@@ -372,16 +378,14 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
                                   std::vector<Opnd> &Pool) const {
   I.OpOff = uint32_t(Pool.size());
-  decodeOperandText(M.Text, S, [this](std::string_view Name) { return isRegName(Name); },
-                    Pool);
+  decodeOperandText(M.Text, S, regNameTest(), Pool);
   I.Ops = {Pool.data() + I.OpOff, uint32_t(Pool.size() - I.OpOff)};
 }
 
 std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
                                                    uint32_t K) const {
   Opnd O;
-  if (!decodeOperandTextAt(M.Text, M.Statements[I.Stmt], K,
-                           [this](std::string_view Name) { return isRegName(Name); }, O))
+  if (!decodeOperandTextAt(M.Text, M.Statements[I.Stmt], K, regNameTest(), O))
     return std::nullopt;
   return O;
 }

@@ -46,6 +46,8 @@ inline std::string_view opWord(std::string_view Head) {
   return Head.substr(0, K);
 }
 
+struct RegNameTest;
+
 /// A decoded operand.
 struct Opnd {
   enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other } K = None;
@@ -486,6 +488,8 @@ private:
   /// Whether a name not starting with '%' is a .reg symbol (a lookup in the
   /// symbol table per operand otherwise): 1 yes, 0 no.
   bool isRegName(std::string_view Name) const;
+  /// isRegName() for the operand decoder.
+  RegNameTest regNameTest() const;
   mutable NameTable RegNameMemo;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;

@@ -99,17 +99,23 @@ template <typename Fn> void forEachVectorName(std::string_view Inner, Fn &&Name)
   });
 }
 
-/// The operand lists nvcc writes for mov/add/mad/cvta and ld.shared: only
-/// "%reg", decimal numbers, "[%reg]", "[%reg+-dec]" and "{%a, %b}", no
-/// comments. Pushes exactly what decodeOperands' general splitter would and
-/// returns true; returns false (having pushed nothing it keeps) otherwise.
-bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool) {
+/// The operand lists nvcc writes for mov/add/mad/cvta, ld.shared and the
+/// parameter passing of calls: only names ("%reg", a symbol, an inline-asm
+/// .reg), decimal numbers (negative too), "[name]", "[name+-dec]" and
+/// "{%a, %b}", no comments. Pushes exactly what decodeOperands' general
+/// splitter would and returns true; returns false (having pushed nothing it
+/// keeps) otherwise.
+bool decodeSimple(std::string_view R, uint32_t HeadEnd, RegNameTest IsReg,
+                  std::vector<Opnd> &Pool) {
   size_t N = R.size(), K = 0;
   auto Ws = [&] {
     while (K < N && isSpace(R[K]))
       ++K;
   };
-  auto Ident = [&] { // at '%': past the identifier
+  auto AtName = [&] { // a name starts here (not with a digit)
+    return K < N && isIdentStart(R[K]);
+  };
+  auto Ident = [&] { // at a name's first byte: past the name
     size_t E = K + 1;
     while (E < N && isIdentChar(R[E]))
       ++E;
@@ -137,25 +143,29 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
     Opnd &O = Pool.emplace_back(); // filled in place (Fail drops it)
     size_t B = K;
     char C = R[K];
-    if (C == '%') {
+    if (AtName()) {
       K = Ident();
-      O.K = Opnd::Reg;
       O.Name = R.substr(B, K - B);
-    } else if (C >= '0' && C <= '9') {
+      O.K = C == '%' || IsReg(O.Name) ? Opnd::Reg : Opnd::Sym;
+    } else if ((C >= '0' && C <= '9') ||
+               (C == '-' && K + 1 < N && R[K + 1] >= '0' && R[K + 1] <= '9')) {
       O.K = Opnd::Imm;
       O.HasValue = true;
+      K += C == '-';
       if (!Dec(O.Value))
         return Fail();
+      if (C == '-')
+        O.Value = -O.Value;
     } else if (C == '[') {
       ++K;
       Ws();
-      if (K == N || R[K] != '%')
+      if (!AtName())
         return Fail();
       size_t NB = K;
       K = Ident();
       O.K = Opnd::Addr;
       O.Name = R.substr(NB, K - NB);
-      O.BaseIsReg = true;
+      O.BaseIsReg = R[NB] == '%' || IsReg(O.Name);
       O.HasValue = true;
       Ws();
       if (K < N && (R[K] == '+' || R[K] == '-')) {
@@ -251,8 +261,7 @@ namespace {
 
 /// One operand's text P (at offset At of the module), as decodeOperandText()
 /// reads it.
-Opnd decodePiece(std::string_view P, uint32_t At,
-                 const std::function<bool(std::string_view)> &IsReg) {
+Opnd decodePiece(std::string_view P, uint32_t At, RegNameTest IsReg) {
   std::string_view T = trim(P, At);
   Opnd O;
   O.Range = {At, At + uint32_t(T.size())};
@@ -357,11 +366,10 @@ std::string_view operandText(std::string_view Text, const Statement &S) {
 } // namespace
 
 void decodeOperandText(std::string_view Text, const Statement &S,
-                       const std::function<bool(std::string_view)> &IsReg,
-                       std::vector<Opnd> &Pool) {
+                       RegNameTest IsReg, std::vector<Opnd> &Pool) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   std::string_view Rest = operandText(Text, S);
-  if (decodeSimple(Rest, HeadEnd, Pool))
+  if (decodeSimple(Rest, HeadEnd, IsReg, Pool))
     return;
   uint32_t Base = HeadEnd;
   if (!trim(Rest, Base).empty())
@@ -371,8 +379,7 @@ void decodeOperandText(std::string_view Text, const Statement &S,
 }
 
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
-                         const std::function<bool(std::string_view)> &IsReg,
-                         Opnd &Out) {
+                         RegNameTest IsReg, Opnd &Out) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   std::string_view Rest = operandText(Text, S);
   uint32_t Base = HeadEnd, N = 0;
