@@ -209,9 +209,9 @@ FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
 }
 
 int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
-  int32_t Known = BaseIndex.find(Name);
-  if (Known >= 0)
-    return Known;
+  auto [Id, New] = BaseIndex.insert(Name, int32_t(Bases.size()));
+  if (!New)
+    return Id;
   BaseInfo B{BaseInfo::Register, Name, nullptr, 0};
   if (!IsRegister) {
     B.K = BaseInfo::OtherSym;
@@ -234,9 +234,7 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
       }
     }
   }
-  int32_t Id = int32_t(Bases.size());
   Bases.push_back(B);
-  BaseIndex.insert(Name, Id);
   return Id;
 }
 

@@ -249,8 +249,23 @@ public:
     return !Name.empty() && Name.size() <= 8;
   }
   static uint64_t pack(std::string_view Name) {
-    uint64_t V = 0;
-    std::memcpy(&V, Name.data(), Name.size()); // unique: names hold no NUL
+    // Unique: names hold no NUL. Two loads that overlap rather than a
+    // memcpy of a variable size (a call): a byte the two share lands at
+    // the same place in V either way.
+    const char *P = Name.data();
+    size_t N = Name.size();
+    if (N >= 4) {
+      uint32_t Lo, Hi;
+      std::memcpy(&Lo, P, 4);
+      std::memcpy(&Hi, P + N - 4, 4);
+      return uint64_t(Lo) | uint64_t(Hi) << (8 * (N - 4));
+    }
+    uint64_t V = uint8_t(P[0]);
+    if (N >= 2) {
+      uint16_t Hi;
+      std::memcpy(&Hi, P + N - 2, 2);
+      V |= uint64_t(Hi) << (8 * (N - 2));
+    }
     return V;
   }
   /// insert() for a packable name, by its pack(). Inline: it runs once per
@@ -319,9 +334,27 @@ private:
       return Operands == O.Operands && Head == O.Head;
     }
   };
+  /// Heads are 10 to 80 bytes and hashed once per instruction with a
+  /// role: eight bytes per step (std::hash's murmur cost ~90 instructions
+  /// a head).
   struct ClassKeyHash {
     size_t operator()(const ClassKey &K) const {
-      return std::hash<std::string_view>()(K.Head) ^ (size_t(K.Operands) * 0x9E3779B9u);
+      const char *P = K.Head.data();
+      size_t N = K.Head.size();
+      uint64_t H = N * 0x9E3779B97F4A7C15ull ^ (uint64_t(K.Operands) << 32);
+      auto Mix = [&](uint64_t W) { H = (H ^ W) * 0xFF51AFD7ED558CCDull; };
+      size_t X = 0;
+      for (; X + 8 <= N; X += 8) {
+        uint64_t W;
+        std::memcpy(&W, P + X, 8);
+        Mix(W);
+      }
+      if (X < N) { // the last eight bytes (all of a shorter head)
+        uint64_t W = 0;
+        std::memcpy(&W, N >= 8 ? P + N - 8 : P, N >= 8 ? 8 : N);
+        Mix(W);
+      }
+      return size_t(H ^ (H >> 29));
     }
   };
   std::unordered_map<ClassKey, AsyncOp, ClassKeyHash> Map;
