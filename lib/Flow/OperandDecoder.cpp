@@ -219,6 +219,40 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, RegNameTest IsReg,
 
 } // namespace
 
+namespace {
+/// The names of a vector's inside as nvcc writes it ("%f1, %f2, ...", a
+/// wgmma's 64 accumulators), appended to Names: what forEachVectorName()
+/// finds there. False, with nothing appended, for anything else (a
+/// comment, '|', a number, an empty element): the splitter reads those.
+bool plainVectorNames(std::string_view In, std::vector<std::string_view> &Names) {
+  size_t Start = Names.size(), N = In.size(), K = 0;
+  auto Ws = [&] {
+    while (K < N && isSpace(In[K]))
+      ++K;
+  };
+  Ws();
+  while (K < N) {
+    if (!isIdentStart(In[K]))
+      break;
+    size_t B = K++;
+    while (K < N && isIdentChar(In[K]))
+      ++K;
+    Names.push_back(In.substr(B, K - B));
+    Ws();
+    if (K == N)
+      return true;
+    if (In[K] != ',')
+      break;
+    ++K;
+    Ws();
+  }
+  if (K == N && Names.size() == Start)
+    return true; // "{}" or "{ }"
+  Names.resize(Start);
+  return false;
+}
+} // namespace
+
 void scanDest(std::string_view Text, const Statement &S,
               std::vector<std::string_view> &Names) {
   auto Def = [&](std::string_view Name) { Names.push_back(Name); };
@@ -236,7 +270,9 @@ void scanDest(std::string_view Text, const Statement &S,
     size_t Close = Rest.find('}', K);
     if (Close == std::string_view::npos)
       return;
-    forEachVectorName(Rest.substr(K + 1, Close - K - 1), Def);
+    std::string_view In = Rest.substr(K + 1, Close - K - 1);
+    if (!plainVectorNames(In, Names))
+      forEachVectorName(In, Def);
     return;
   }
   if (!(isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')))

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
 
 using namespace ptxlint;
 using namespace ptxlint::flow;
@@ -174,4 +175,25 @@ TEST_CASE("decode: the fast path agrees with the general splitter") {
   CHECK(P->K == Opnd::Addr);
   CHECK(P->Name == "param0");
   CHECK_FALSE(P->BaseIsReg);
+}
+
+TEST_CASE("decode: the registers a vector destination defines") {
+  // scanDest() reads a plain list of names in one pass and leaves the rest
+  // (a comment, an empty element) to the splitter: both define the same
+  // registers.
+  FlowTestModule T(".version 8.6\n.target sm_100a\n.address_size 64\n"
+                   ".entry k()\n{\n"
+                   ".reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n"
+                   "mov.b64 {%r1,%r2}, %rd1;\n"
+                   "mov.b64 { %r3 , %r4 }, %rd1;\n"
+                   "mov.b64 {%r5, /* hi */ %r6}, %rd1;\n"
+                   "mov.b64 {%r7, _}, %rd1;\n"
+                   "ret;\n}\n");
+  const FlowFunction &FF = T.FF;
+  // (%r6 is not: the splitter reads "/* hi */ %r6" as no name.)
+  for (std::string R : {"%r1", "%r2", "%r3", "%r4", "%r5", "%r7", "_"}) {
+    CAPTURE(R);
+    CHECK(FF.defCount(FF.regId(R)) == 1);
+  }
+  CHECK(FF.regId("%r8") < 0);
 }
