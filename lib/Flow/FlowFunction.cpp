@@ -238,6 +238,18 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
   return Id;
 }
 
+int32_t FlowFunction::selfBase(int32_t Reg) const {
+  std::string_view Name = RegNames[size_t(Reg)];
+  if (Name[0] != '%')
+    return baseFor(Name, true);
+  // baseFor() finds a base by name for the names operands spell: symbols
+  // (never '%': isRegName() takes those for registers) and registers not
+  // defined here. A register defined here is neither: its own base needs
+  // no name lookup, only an id in the order it is made.
+  Bases.push_back(BaseInfo{BaseInfo::Register, Name, nullptr, 0});
+  return int32_t(Bases.size() - 1);
+}
+
 bool FlowFunction::isRegName(std::string_view Name) const {
   if (!Name.empty() && Name[0] == '%')
     return true;
@@ -739,7 +751,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   if (RegDefs[size_t(Reg)] == 1) {
     int32_t &B = RegSelfBase[size_t(Reg)];
     if (B < 0)
-      B = baseFor(RegNames[size_t(Reg)], true);
+      B = selfBase(Reg);
     Self = Val{Val::Ptr, B, true, 0};
   }
   if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)

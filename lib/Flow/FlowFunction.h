@@ -493,6 +493,8 @@ private:
   /// the rules' operands (a deferred load's address) is evaluated now.
   void demand(int32_t Reg) const;
   int32_t baseFor(std::string_view Name, bool IsRegister) const;
+  /// The base of register Reg's own value (Reg defined here).
+  int32_t selfBase(int32_t Reg) const;
   AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
   Val evalDef(const FlowInst &I, int32_t Reg) const;
