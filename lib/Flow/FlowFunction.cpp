@@ -96,6 +96,33 @@ bool mayHaveRole(std::string_view Head) {
 
 // --- name table ------------------------------------------------------------------
 
+void NamePool::push(std::string_view Name) {
+  if (Chunks.empty() || Chunks.back().size() == Chunks.back().capacity()) {
+    // A new chunk, with the open run moved to its start: runs are
+    // contiguous, and a full chunk never grows (operands point into it).
+    size_t Open = Chunks.empty() ? 0 : Chunks.back().size() - RunStart;
+    std::vector<std::string_view> Next;
+    Next.reserve(std::max<size_t>(1024, 2 * (Open + 1)));
+    if (Open) {
+      std::vector<std::string_view> &Full = Chunks.back();
+      Next.assign(Full.begin() + std::ptrdiff_t(RunStart), Full.end());
+      Full.resize(RunStart);
+    }
+    Chunks.push_back(std::move(Next));
+    RunStart = 0;
+  }
+  Chunks.back().push_back(Name);
+}
+
+NameRun NamePool::finish() {
+  if (Chunks.empty())
+    return NameRun();
+  std::vector<std::string_view> &C = Chunks.back();
+  NameRun R{C.data() + RunStart, uint32_t(C.size() - RunStart)};
+  RunStart = C.size();
+  return R;
+}
+
 uint64_t NameTable::hash(std::string_view S) {
   uint64_t H = 0xcbf29ce484222325ull ^ S.size();
   for (char C : S)
@@ -305,7 +332,8 @@ Opnd FlowFunction::fromAst(const Operand &A) const {
     for (const Operand &E : A.Elements)
       if (E.Kind == OperandKind::Register ||
           (E.Kind == OperandKind::Symbol && IsReg(E.Name)))
-        O.Regs.push_back(E.Name);
+        VecNames.push(E.Name);
+    O.Regs = VecNames.finish();
     break;
   default:
     O.K = Opnd::Other;
@@ -388,14 +416,14 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
                                   std::vector<Opnd> &Pool) const {
   I.OpOff = uint32_t(Pool.size());
-  decodeOperandText(M.Text, S, regNameTest(), Pool);
+  decodeOperandText(M.Text, S, regNameTest(), VecNames, Pool);
   I.Ops = {Pool.data() + I.OpOff, uint32_t(Pool.size() - I.OpOff)};
 }
 
 std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
                                                    uint32_t K) const {
   Opnd O;
-  if (!decodeOperandTextAt(M.Text, M.Statements[I.Stmt], K, regNameTest(), O))
+  if (!decodeOperandTextAt(M.Text, M.Statements[I.Stmt], K, regNameTest(), VecNames, O))
     return std::nullopt;
   return O;
 }
@@ -1041,12 +1069,13 @@ AddrKey FlowFunction::address(const Opnd *O) const {
   if (!O)
     return AddrKey();
   if (O->Memo & 1)
-    return AddrKey(O->MemoBase, O->MemoOffKnown, O->MemoOff);
+    return AddrKey(O->MemoBase, O->MemoOffKnown, O->MemoBase >= 0 ? O->MemoVal : 0);
   AddrKey K = resolveAddress(*O);
   O->Memo |= 1;
   O->MemoBase = K.Base;
   O->MemoOffKnown = K.OffKnown;
-  O->MemoOff = K.Off;
+  if (K.Base >= 0) // an invalid key's offset is 0
+    O->MemoVal = K.Off;
   return K;
 }
 
@@ -1182,20 +1211,20 @@ std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
     O->MemoHasConst = false;
     if (O->K == Opnd::Imm && O->HasValue) {
       O->MemoHasConst = true;
-      O->MemoConst = O->Value;
+      O->MemoVal = O->Value;
     } else if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
       int32_t Id = regIdOf(*O);
       if (Id >= 0)
         demand(Id);
       if (Id >= 0 && RegVals[size_t(Id)].K == Val::Const) {
         O->MemoHasConst = true;
-        O->MemoConst = RegVals[size_t(Id)].Off;
+        O->MemoVal = RegVals[size_t(Id)].Off;
       }
     }
   }
   if (!O->MemoHasConst)
     return std::nullopt;
-  return O->MemoConst;
+  return O->MemoVal;
 }
 
 bool FlowFunction::definitelyOverlap(const AddrKey &A, uint64_t SizeA,

@@ -48,22 +48,56 @@ inline std::string_view opWord(std::string_view Head) {
 
 struct RegNameTest;
 
-/// A decoded operand.
+/// The register names of a vector operand ("{%a, %b}", "p|q", a call
+/// tuple): a run of a NamePool.
+struct NameRun {
+  const std::string_view *B = nullptr;
+  uint32_t N = 0;
+  size_t size() const { return N; }
+  bool empty() const { return N == 0; }
+  std::string_view operator[](size_t K) const { return B[K]; }
+  const std::string_view *begin() const { return B; }
+  const std::string_view *end() const { return B + N; }
+};
+
+/// Where the names of vector operands live: runs in chunks that never move
+/// (an operand holds a pointer into one), so an operand is a plain record
+/// with no allocation of its own. One run is open at a time: push() adds
+/// to it, finish() closes it.
+class NamePool {
+public:
+  void push(std::string_view Name);
+  NameRun finish();
+  /// Drops the open run (a decode that gave up).
+  void drop() {
+    if (!Chunks.empty())
+      Chunks.back().resize(RunStart);
+  }
+
+private:
+  std::vector<std::vector<std::string_view>> Chunks; ///< each within its capacity
+  size_t RunStart = 0; ///< the open run: Chunks.back()[RunStart..]
+};
+
+/// A decoded operand: a plain record (80 bytes), copied freely.
 struct Opnd {
-  enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other } K = None;
+  enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other };
   std::string_view Name; ///< Reg/Sym name; Addr: base name (empty: [imm])
+  int64_t Value = 0;     ///< Imm value; Addr: offset (0 if none)
+  NameRun Regs;          ///< Vec / "p|q": register names
+  SourceRange Range;
+  Kind K = None;
   bool BaseIsReg = false;
   bool HasValue = false; ///< Imm: Value valid
-  int64_t Value = 0;     ///< Imm value; Addr: offset (0 if none)
   bool Negated = false;
-  SourceRange Range;
-  std::vector<std::string_view> Regs; ///< Vec / "p|q": register names
   // Memo of FlowFunction::address()/constant(): rules ask again on every
-  // fixpoint visit, and resolving a register costs a hash lookup.
+  // fixpoint visit, and resolving a register costs a hash lookup. Only an
+  // address operand has an address and only a register or an immediate a
+  // constant, so one slot holds the offset or the constant.
   mutable uint8_t Memo = 0; ///< bit 0: address known, bit 1: constant known
-  mutable int32_t MemoBase = -1;
   mutable bool MemoOffKnown = false, MemoHasConst = false;
-  mutable int64_t MemoOff = 0, MemoConst = 0;
+  mutable int32_t MemoBase = -1;
+  mutable int64_t MemoVal = 0; ///< address: offset (MemoBase >= 0); constant
   mutable int32_t RegId = -2; ///< Reg: index in RegIndex (-1 none, -2 not looked up)
   mutable int32_t ValBase = -1; ///< operandVal(): base of a symbol or undefined register
 };
@@ -511,6 +545,7 @@ private:
   mutable NameTable BaseIndex;
   NameTable RegIndex;
   std::vector<Opnd> OpPool; ///< every decoded operand
+  mutable NamePool VecNames; ///< the names of their vector operands
   std::vector<uint32_t> EventPool; ///< the blocks' events, block after block
   /// Points each instruction's Ops into OpPool (after it grew).
   void fixOps();

@@ -106,7 +106,7 @@ template <typename Fn> void forEachVectorName(std::string_view Inner, Fn &&Name)
 /// splitter would and returns true; returns false (having pushed nothing it
 /// keeps) otherwise.
 bool decodeSimple(std::string_view R, uint32_t HeadEnd, RegNameTest IsReg,
-                  std::vector<Opnd> &Pool) {
+                  NamePool &Names, std::vector<Opnd> &Pool) {
   size_t N = R.size(), K = 0;
   auto Ws = [&] {
     while (K < N && isSpace(R[K]))
@@ -133,6 +133,7 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, RegNameTest IsReg,
   };
   size_t Start = Pool.size();
   auto Fail = [&] {
+    Names.drop(); // a vector's names read so far
     Pool.resize(Start);
     return false;
   };
@@ -190,7 +191,7 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, RegNameTest IsReg,
           return Fail();
         size_t EB = K;
         K = Ident();
-        O.Regs.push_back(R.substr(EB, K - EB));
+        Names.push(R.substr(EB, K - EB));
         Ws();
         if (K < N && R[K] == ',') {
           ++K;
@@ -200,6 +201,7 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, RegNameTest IsReg,
           break;
         return Fail();
       }
+      O.Regs = Names.finish();
       ++K;
     } else {
       return Fail();
@@ -297,7 +299,8 @@ namespace {
 
 /// One operand's text P (at offset At of the module), as decodeOperandText()
 /// reads it.
-Opnd decodePiece(std::string_view P, uint32_t At, RegNameTest IsReg) {
+Opnd decodePiece(std::string_view P, uint32_t At, RegNameTest IsReg,
+                 NamePool &Names) {
   std::string_view T = trim(P, At);
   Opnd O;
   O.Range = {At, At + uint32_t(T.size())};
@@ -349,8 +352,9 @@ Opnd decodePiece(std::string_view P, uint32_t At, RegNameTest IsReg) {
       uint32_t D = 0;
       E = trim(E, D);
       if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) && !(E[0] >= '0' && E[0] <= '9'))))
-        O.Regs.push_back(E);
+        Names.push(E);
     });
+    O.Regs = Names.finish();
   } else if (T[0] == '!') {
     O.K = Opnd::Reg;
     O.Negated = true;
@@ -372,8 +376,9 @@ Opnd decodePiece(std::string_view P, uint32_t At, RegNameTest IsReg) {
                uint32_t D = 0;
                E = trim(E, D);
                if (!E.empty() && E[0] == '%')
-                 O.Regs.push_back(E);
+                 Names.push(E);
              });
+    O.Regs = Names.finish();
   } else if (isIdentChar(T[0])) {
     size_t K = 0;
     while (K < T.size() && (isIdentChar(T[K]) || T[K] == '.'))
@@ -402,20 +407,20 @@ std::string_view operandText(std::string_view Text, const Statement &S) {
 } // namespace
 
 void decodeOperandText(std::string_view Text, const Statement &S,
-                       RegNameTest IsReg, std::vector<Opnd> &Pool) {
+                       RegNameTest IsReg, NamePool &Names, std::vector<Opnd> &Pool) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   std::string_view Rest = operandText(Text, S);
-  if (decodeSimple(Rest, HeadEnd, IsReg, Pool))
+  if (decodeSimple(Rest, HeadEnd, IsReg, Names, Pool))
     return;
   uint32_t Base = HeadEnd;
   if (!trim(Rest, Base).empty())
     splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
-      Pool.push_back(decodePiece(P, HeadEnd + Off, IsReg));
+      Pool.push_back(decodePiece(P, HeadEnd + Off, IsReg, Names));
     });
 }
 
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
-                         RegNameTest IsReg, Opnd &Out) {
+                         RegNameTest IsReg, NamePool &Names, Opnd &Out) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   std::string_view Rest = operandText(Text, S);
   uint32_t Base = HeadEnd, N = 0;
@@ -423,7 +428,7 @@ bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
   if (!trim(Rest, Base).empty())
     splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
       if (N++ == K) {
-        Out = decodePiece(P, HeadEnd + Off, IsReg);
+        Out = decodePiece(P, HeadEnd + Off, IsReg, Names);
         Found = true;
       }
     });

@@ -32,15 +32,16 @@ struct RegNameTest {
 };
 
 /// Appends the operands of instruction statement S (its text after the
-/// head, up to the ';') to Pool. IsReg(Name) says whether a name that does
-/// not start with '%' is a .reg variable.
+/// head, up to the ';') to Pool, the names of vector operands to Names.
+/// IsReg(Name) says whether a name that does not start with '%' is a .reg
+/// variable.
 void decodeOperandText(std::string_view Text, const Statement &S,
-                       RegNameTest IsReg, std::vector<Opnd> &Pool);
+                       RegNameTest IsReg, NamePool &Names, std::vector<Opnd> &Pool);
 
 /// Operand K of S alone, decoded as decodeOperandText() decodes it (the
 /// others are only split off, not decoded); false if S has fewer operands.
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
-                         RegNameTest IsReg, Opnd &Out);
+                         RegNameTest IsReg, NamePool &Names, Opnd &Out);
 
 /// The registers S's destination operand names: a register, "p|q", or
 /// "{a, b}", appended to Names in order.

@@ -65,7 +65,9 @@ TEST_CASE("decode: text operands of shared loads") {
   CHECK(Loads[0]->Ops[0].K == Opnd::Reg);
   CHECK(Loads[0]->Ops[0].Name == "%f1");
   REQUIRE(Loads[4]->Ops[0].K == Opnd::Vec);
-  CHECK(Loads[4]->Ops[0].Regs == std::vector<std::string_view>{"%f5", "%f6"});
+  const NameRun &Regs = Loads[4]->Ops[0].Regs;
+  CHECK(std::vector<std::string_view>(Regs.begin(), Regs.end()) ==
+        std::vector<std::string_view>{"%f5", "%f6"});
 }
 
 TEST_CASE("decode: one operand alone agrees with the full decode") {
