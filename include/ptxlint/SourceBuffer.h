@@ -10,8 +10,12 @@
 
 namespace ptxlint {
 
-/// Owns the text of one input. Line starts are computed lazily, on the first
-/// request for a line/column, so linting a clean file never pays for them.
+/// Owns the text of one input. Lines are found from a count of the newlines
+/// before each 4 KB block, made on the first request for a line/column (so
+/// linting a clean file never pays for it): a request then counts within one
+/// block. A table of every line start cost 22 M instructions on a 13 MB
+/// module to print a few dozen locations. After the first request the
+/// buffer is read-only: threads may then ask at once.
 class SourceBuffer {
 public:
   SourceBuffer(std::string Name, std::string Text)
@@ -41,12 +45,20 @@ public:
   uint32_t lineStart(unsigned Line) const;
 
 private:
-  void buildLineTable() const;
+  /// Bytes per block of the newline count.
+  static constexpr uint32_t LineBlock = 4096;
+  void countLines() const;
+  /// The offset where line 1 starts (after a byte order mark).
+  uint32_t firstLineStart() const;
+  /// The offset after the Nth newline (N >= 1), or the text's size.
+  uint32_t afterNewline(uint32_t N) const;
   std::string Name;
   std::string Owned;
   std::string_view External;
   std::shared_ptr<const void> Keep;
-  mutable std::vector<uint32_t> LineStarts;
+  /// BlockNewlines[K]: the newlines in [0, K * LineBlock); one more entry
+  /// after the last block, the newlines of the whole text.
+  mutable std::vector<uint32_t> BlockNewlines;
 };
 
 } // namespace ptxlint

@@ -1,32 +1,95 @@
-//===- SourceBuffer.cpp - Line table for diagnostics ----------------------===//
+//===- SourceBuffer.cpp - Lines and columns for diagnostics ---------------===//
 
 #include "ptxlint/SourceBuffer.h"
 
 #include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ptxlint {
 
-void SourceBuffer::buildLineTable() const {
-  if (!LineStarts.empty())
+namespace {
+
+/// The '\n' bytes in [P, P + N). With SSE2, 64 bytes per step: each compare
+/// gives -1 per newline, subtracted into byte counters that psadbw sums
+/// before they can overflow (at most 4 per byte lane per step, 63 steps).
+uint32_t countNewlines(const char *P, size_t N) {
+  uint32_t Count = 0;
+#if defined(__SSE2__)
+  const __m128i NL = _mm_set1_epi8('\n'), Zero = _mm_setzero_si128();
+  auto Eq = [&](const char *Q) {
+    return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(Q)), NL);
+  };
+  while (N >= 64) {
+    __m128i Acc = Zero;
+    for (unsigned Steps = 0; Steps < 63 && N >= 64; ++Steps, P += 64, N -= 64)
+      Acc = _mm_sub_epi8(Acc, _mm_add_epi8(_mm_add_epi8(Eq(P), Eq(P + 16)),
+                                           _mm_add_epi8(Eq(P + 32), Eq(P + 48))));
+    __m128i Sums = _mm_sad_epu8(Acc, Zero);
+    Count += uint32_t(_mm_cvtsi128_si32(Sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(Sums, Sums)));
+  }
+#endif
+  for (const char *E = P + N; P < E; ++P)
+    Count += *P == '\n';
+  return Count;
+}
+
+} // namespace
+
+void SourceBuffer::countLines() const {
+  if (!BlockNewlines.empty())
     return;
-  LineStarts.push_back(text().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
+  std::string_view T = text();
+  size_t Blocks = T.size() / LineBlock + 1;
+  BlockNewlines.reserve(Blocks + 1);
+  BlockNewlines.push_back(0);
+  uint32_t Count = 0;
+  for (size_t K = 0; K < Blocks; ++K) {
+    size_t B = K * LineBlock;
+    Count += countNewlines(T.data() + B, std::min<size_t>(LineBlock, T.size() - B));
+    BlockNewlines.push_back(Count);
+  }
+}
+
+uint32_t SourceBuffer::firstLineStart() const {
+  return text().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+}
+
+uint32_t SourceBuffer::afterNewline(uint32_t N) const {
+  // The block holding the Nth newline: the last whose count before it is
+  // below N.
+  auto It = std::lower_bound(BlockNewlines.begin(), BlockNewlines.end(), N);
+  if (It == BlockNewlines.end())
+    return uint32_t(text().size());
+  size_t K = size_t(It - BlockNewlines.begin()) - 1;
+  uint32_t Left = N - BlockNewlines[K];
   const char *B = text().data(), *E = B + text().size();
-  for (const char *P = B; P < E;) {
-    const void *NL = std::memchr(P, '\n', size_t(E - P));
-    if (!NL)
-      break;
-    P = static_cast<const char *>(NL) + 1;
-    LineStarts.push_back(uint32_t(P - B));
+  for (const char *P = B + K * LineBlock;;) {
+    P = static_cast<const char *>(std::memchr(P, '\n', size_t(E - P))) + 1;
+    if (--Left == 0)
+      return uint32_t(P - B);
   }
 }
 
 SourceBuffer::LineCol SourceBuffer::lineCol(uint32_t Offset) const {
-  buildLineTable();
-  Offset = std::max(std::min<uint32_t>(Offset, uint32_t(text().size())), LineStarts[0]);
-  auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
-  unsigned Line = unsigned(It - LineStarts.begin());
-  return {Line, Offset - LineStarts[Line - 1] + 1};
+  countLines();
+  std::string_view T = text();
+  Offset = std::max(std::min<uint32_t>(Offset, uint32_t(T.size())), firstLineStart());
+  // Line N + 1 holds Offset, N the newlines before it; it starts after the
+  // last of them.
+  size_t K = Offset / LineBlock;
+  uint32_t Before = BlockNewlines[K] + countNewlines(T.data() + K * LineBlock, Offset - K * LineBlock);
+  // It starts after the last newline before Offset: in Offset's block if
+  // there is one there (searched back from Offset), else found by count.
+  uint32_t Start = 0;
+  for (uint32_t Q = Offset; Q > K * LineBlock && !Start; --Q)
+    if (T[Q - 1] == '\n')
+      Start = Q;
+  if (!Start)
+    Start = Before == 0 ? firstLineStart() : afterNewline(Before);
+  return {Before + 1, Offset - Start + 1};
 }
 
 SourceBuffer::LineCol SourceBuffer::charLineCol(uint32_t Offset) const {
@@ -41,18 +104,18 @@ SourceBuffer::LineCol SourceBuffer::charLineCol(uint32_t Offset) const {
 }
 
 uint32_t SourceBuffer::lineStart(unsigned Line) const {
-  buildLineTable();
-  if (Line == 0 || Line > LineStarts.size())
+  countLines();
+  if (Line == 0 || Line - 1 > BlockNewlines.back())
     return uint32_t(text().size());
-  return LineStarts[Line - 1];
+  return Line == 1 ? firstLineStart() : afterNewline(Line - 1);
 }
 
 std::string_view SourceBuffer::lineText(unsigned Line) const {
-  buildLineTable();
-  if (Line == 0 || Line > LineStarts.size())
+  countLines();
+  if (Line == 0 || Line - 1 > BlockNewlines.back())
     return {};
-  uint32_t B = LineStarts[Line - 1];
-  uint32_t E = Line < LineStarts.size() ? LineStarts[Line] : uint32_t(text().size());
+  uint32_t B = lineStart(Line);
+  uint32_t E = Line - 1 < BlockNewlines.back() ? afterNewline(Line) : uint32_t(text().size());
   std::string_view L(text().data() + B, E - B);
   while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
     L.remove_suffix(1);
