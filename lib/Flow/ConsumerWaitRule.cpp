@@ -96,28 +96,6 @@ private:
   std::vector<Form> Arrays;
 };
 
-/// The form of each mbarrier operation's barrier address, computed once
-/// (rules ask per window).
-class BarrierForms {
-public:
-  explicit BarrierForms(const FlowFunction &FF)
-      : FF(FF), Slot(FF.Insts.size(), -1) {}
-  const Shape &operator()(uint32_t K) {
-    int32_t &X = Slot[K];
-    if (X < 0) {
-      const FlowInst &I = FF.Insts[K];
-      X = int32_t(Forms.size());
-      Forms.push_back(FF.form(FF.operand(I, I.Op.MbarOp), K));
-    }
-    return Forms[size_t(X)];
-  }
-
-private:
-  const FlowFunction &FF;
-  std::vector<int32_t> Slot; ///< per instruction: its form's index, -1
-  std::deque<Shape> Forms;   ///< stable references as it grows
-};
-
 /// tcgen05.alloc: writes the address of the tensor memory it allocated to
 /// the shared-memory word its first operand addresses.
 bool isTmemAlloc(const FlowInst &I) {
@@ -233,6 +211,17 @@ bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
     }
   return false;
 }
+
+} // namespace
+
+bool BarrierFacts::blocks(uint32_t K) {
+  int8_t &B = Blocking[K];
+  if (B < 0)
+    B = blocksUntilDone(FF, K);
+  return B != 0;
+}
+
+namespace {
 
 /// Whether the register Reg that instruction J defines is the address of
 /// an mbarrier operation after J and before Limit (nvcc reuses an address
@@ -647,7 +636,8 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     HasFill |= fillsOnBarrier(FF.Insts[K]);
   if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   for (uint32_t K : FF.RoleInsts)
     if (FF.Insts[K].Op.MbarOp >= 0)
@@ -760,7 +750,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
-      if (!blocksUntilDone(FF, K))
+      if (!Facts.blocks(K))
         break; // a probe
       const Shape &A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
@@ -999,7 +989,8 @@ bool releasesStage(const FlowInst &I) {
 void runStageAcquireRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   const std::vector<uint32_t> &RI = FF.RoleInsts;
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   std::vector<Form> Cls; // the barrier classes waited on or signalled
   auto ClassOf = [&](const Shape &A) -> int {
@@ -1040,7 +1031,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K)) {
+    if (I.Op.Kind == OpKind::MbarWait && Facts.blocks(K)) {
       const Shape &W = BarrierOf(K);
       AcqOf[X + 1] = Mask(W);
       // A wait on one constant barrier acquires that element only.
@@ -1423,7 +1414,7 @@ void runPublishRule(const FlowRuleContext &C) {
     for (size_t X = 0; X < Pubs.size(); ++X) {
       const Publish &P = Pubs[X];
       if (K == P.Write ||
-          (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K) &&
+          (I.Op.Kind == OpKind::MbarWait && C.barriers().blocks(K) &&
            std::find(P.SignalledAfter.begin(), P.SignalledAfter.end(),
                      FF.address(FF.operand(I, I.Op.MbarOp))) !=
                P.SignalledAfter.end()) ||
@@ -1672,7 +1663,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
         headStarts(I, "tcgen05.cp"))
       Extra.push_back(K);
   }
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   // A hand-over class and the columns its writers store (start, count);
   // All: any column.
@@ -1857,7 +1849,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
       Set(K, 0, GateBits(BarrierOf(K)));
     } else if (I.Op.Kind == OpKind::MbarWait) {
       if (uint64_t M = HandBits(BarrierOf(K))) {
-        if (blocksUntilDone(FF, K))
+        if (Facts.blocks(K))
           Set(K, M, 0);
         else
           Probes = true;
