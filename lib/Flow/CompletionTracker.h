@@ -211,6 +211,7 @@ private:
 
   // --- F406 (WriteInFlightRule.cpp) ---
   void noteUnwaited(FlowDiag &D, size_t Victim, size_t Trigger);
+  bool storeActive(const CompState &S, bool Loose);
   void checkWrite(const CompState &S, const FlowInst &W);
   void buildStages();
   bool coveredBetween(uint32_t From, uint32_t To);

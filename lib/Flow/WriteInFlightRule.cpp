@@ -115,8 +115,21 @@ void CompletionTracker::noteUnwaited(FlowDiag &D, size_t Victim,
     }
 }
 
+// Whether a bulk store not reported yet may still be reading in S: pending
+// (Loose: or Mixed, some paths) or not waited for since it was issued.
+// Most writes and releases meet none, and then skip their address.
+bool CompletionTracker::storeActive(const CompState &S, bool Loose) {
+  for (uint32_t K : OfRole[size_t(Role::BulkGroup)]) {
+    uint8_t F = S.F[K];
+    if (!ReportedUse[K] && (isPending(F) || S.W.holds(K) ||
+                            (Loose && F != Absent && F != Done)))
+      return true;
+  }
+  return false;
+}
+
 void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
-  if (!isSharedSpace(W.Op.Dst))
+  if (!isSharedSpace(W.Op.Dst) || !storeActive(S, false))
     return;
   AddrKey A = FF.address(FF.operand(W, W.Op.DstOp));
   if (!A.valid())
@@ -324,6 +337,8 @@ bool CompletionTracker::releases(const AddrKey &Bar, size_t K, uint32_t AtK) {
 // the next writer races with the store. (Not the exit: shipped kernels,
 // TK's B200 GEMM, CUTLASS 70 fp8, exit with a store in flight.)
 void CompletionTracker::checkRelease(const CompState &S, uint32_t AtK) {
+  if (!storeActive(S, true))
+    return;
   AddrKey Bar = FF.localBarrier(AtK);
   if (!Bar.valid())
     return;
