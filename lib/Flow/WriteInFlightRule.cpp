@@ -142,7 +142,7 @@ void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
     if (!Cp.Op.readsSharedAsync())
       continue;
     if (isPending(S.F[K]) &&
-        FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes)) {
+        FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, bytesOf(K))) {
       ReportedUse[K] = 1;
       C.diag(rules::FlowWriteInFlightSource, Cp.Range,
              opName(Cp) + " reads shared memory that is overwritten while "
@@ -151,14 +151,14 @@ void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
                          "cp.async.bulk.wait_group.read covers the " +
                              opName(Cp));
     } else if (S.W.holds(K) &&
-               FF.mayOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes)) {
+               FF.mayOverlap(A, W.Op.AccessBytes, St.Src, bytesOf(K))) {
       // Same buffer, offsets not pinned down (per-thread, swizzled, a
       // ring slot): the rewrite may hit the bytes being read.
       ReportedUse[K] = 1;
       size_t Victim = K;
       for (size_t X = 0; X < Sites.size(); ++X)
         if (Sites[X].R == Role::BulkGroup && isPending(S.F[X]) &&
-            FF.mayOverlap(A, W.Op.AccessBytes, Sites[X].Src, Sites[X].Bytes) &&
+            FF.mayOverlap(A, W.Op.AccessBytes, Sites[X].Src, bytesOf(X)) &&
             (!isPending(S.F[Victim]) || ageOf(S.F[X]) > ageOf(S.F[Victim])))
           Victim = X;
       auto D =
