@@ -131,10 +131,9 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   std::sort(Kills.begin(), Kills.end());
   Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
   std::sort(Sets.begin(), Sets.end());
-  for (const auto &KA : Kills)
-    Events.push_back(KA.first);
-  std::sort(Events.begin(), Events.end());
-  Events.erase(std::unique(Events.begin(), Events.end()), Events.end());
+  for (const auto &KA : Kills) // (sorted: each instruction once)
+    if (Events.empty() || Events.back() != KA.first)
+      Events.push_back(KA.first);
   KillStart.reserve(Events.size() + 1);
   KillAtoms.reserve(Kills.size());
   EventSets.assign(Events.size(), NoLit);
@@ -230,11 +229,14 @@ bool PathConditions::inCycle(uint32_t B) {
   if (Cyclic[B] >= 0)
     return Cyclic[B] != 0;
   // Tarjan's strongly connected components, iteratively, for every block.
+  // A block is on the stack while it has an index and no component yet
+  // (Cyclic still -1).
   size_t NB = FF.Blocks.size();
   std::vector<int32_t> Index(NB, -1), Low(NB, 0);
-  std::vector<char> OnStack(NB, 0);
   std::vector<uint32_t> Stack;
-  std::vector<std::pair<uint32_t, size_t>> Call;
+  std::vector<std::pair<uint32_t, uint32_t>> Call; // (block, next successor)
+  Stack.reserve(NB);
+  Call.reserve(NB);
   int32_t Next = 0;
   for (uint32_t Root = 0; Root < NB; ++Root) {
     if (Index[Root] >= 0)
@@ -242,7 +244,6 @@ bool PathConditions::inCycle(uint32_t B) {
     Call.push_back({Root, 0});
     Index[Root] = Low[Root] = Next++;
     Stack.push_back(Root);
-    OnStack[Root] = 1;
     while (!Call.empty()) {
       auto &[V, I] = Call.back();
       const BlockSuccs &Succs = FF.Blocks[V].Succs;
@@ -251,9 +252,8 @@ bool PathConditions::inCycle(uint32_t B) {
         if (Index[W] < 0) {
           Index[W] = Low[W] = Next++;
           Stack.push_back(W);
-          OnStack[W] = 1;
           Call.push_back({W, 0});
-        } else if (OnStack[W]) {
+        } else if (Cyclic[W] < 0) { // on the stack
           Low[V] = std::min(Low[V], Index[W]);
         }
         continue;
@@ -273,11 +273,9 @@ bool PathConditions::inCycle(uint32_t B) {
       bool Self = false;
       for (uint32_t S : FF.Blocks[Done].Succs)
         Self |= S == Done;
-      bool InCycle = Stack.size() - From > 1 || Self;
-      for (size_t X = From; X < Stack.size(); ++X) {
-        OnStack[Stack[X]] = 0;
+      int8_t InCycle = Stack.size() - From > 1 || Self;
+      for (size_t X = From; X < Stack.size(); ++X)
         Cyclic[Stack[X]] = InCycle;
-      }
       Stack.resize(From);
     }
   }
