@@ -229,7 +229,7 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
       break;
     }
     case OpKind::Call:
-      if (FF.callHasEffects(I)) {
+      if (C.callHasEffects(I)) {
         for (uint8_t &F : S.F)
           F = killMaybe(F, false);
         S.W.clear();

@@ -780,7 +780,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       At(K).Syncs = I.Head.find(".arrive") == std::string_view::npos;
       break;
     case OpKind::Call:
-      if (FF.callHasEffects(I))
+      if (C.callHasEffects(I))
         At(K).Acquires = ~uint64_t(0); // it may wait on our behalf
       break;
     case OpKind::DescriptorRead:
@@ -1043,7 +1043,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   }
   auto Acq = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0); // it may wait on our behalf
     return AcqOf[EvOf[K]];
   };
@@ -1182,7 +1182,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // (ByElement).
   auto Exact = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0);
     return ExactOf[EvOf[K]];
   };
@@ -1409,7 +1409,7 @@ void runPublishRule(const FlowRuleContext &C) {
   auto Effect = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
     uint64_t M = 0;
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0);
     for (size_t X = 0; X < Pubs.size(); ++X) {
       const Publish &P = Pubs[X];
@@ -1843,7 +1843,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
       Set(K, Every, 0); // own st/cp
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I)) {
       Set(K, Every, 0);
     } else if (I.Op.Kind == OpKind::MmaCommitArrive || I.Op.Kind == OpKind::MbarArrive) {
       Set(K, 0, GateBits(BarrierOf(K)));

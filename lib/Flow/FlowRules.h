@@ -81,6 +81,16 @@ struct FlowRuleContext {
   /// Bytes a copy moves, when known (immediate or constant register size,
   /// tensor box size for tensor copies).
   std::optional<uint64_t> copyBytes(const FlowInst &I) const;
+  /// FlowFunction::callHasEffects(I), found once per call instruction: the
+  /// rules ask on every visit, and each answer is a look-up of the callee.
+  bool callHasEffects(const FlowInst &I) const {
+    if (CallEffects.empty())
+      CallEffects.assign(FF.Insts.size(), -1);
+    int8_t &E = CallEffects[size_t(&I - FF.Insts.data())];
+    if (E < 0)
+      E = FF.callHasEffects(I);
+    return E != 0;
+  }
   /// The function's skip regions (Dataflow.h), found on the first request
   /// and shared by the rules that ask.
   const SkipRegionMap &skipRegions() const {
@@ -97,6 +107,7 @@ struct FlowRuleContext {
 
 private:
   mutable std::optional<SkipRegionMap> Skips;
+  mutable std::vector<int8_t> CallEffects; ///< per instruction: -1 not asked, 0, 1
   mutable std::optional<BarrierFacts> Barriers;
   std::optional<uint64_t> computeCopyBytes(const FlowInst &I) const;
   mutable std::vector<uint8_t> BytesMemo; ///< 0 unknown yet, 1 none, 2 value

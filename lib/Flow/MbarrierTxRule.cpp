@@ -154,7 +154,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       const FlowInst &I = FF.Insts[K];
       const AsyncOp &Op = I.Op;
       if (Op.Kind == OpKind::Call) {
-        if (FF.callHasEffects(I))
+        if (C.callHasEffects(I))
           AllUnknown(S);
         continue;
       }

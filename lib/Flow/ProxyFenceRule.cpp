@@ -229,7 +229,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         for (size_t X = 0; X < Sites.size(); ++X)
           if (Sites[X].Init)
             S.F[X] = killMaybe(S.F[X], G);
-      } else if (Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+      } else if (Op.Kind == OpKind::Call && C.callHasEffects(I)) {
         for (uint8_t &F : S.F)
           F = killMaybe(F, false);
       }
