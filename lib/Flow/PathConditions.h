@@ -80,10 +80,22 @@ template <unsigned Max> struct LitSet {
       return false;
     if (N == O.N && std::equal(L, L + N, O.L))
       return false; // the common case at a join: one compare per literal
+    // Two paths' sets mostly hold their common literals in the same order
+    // (perhaps shifted by the newest ones): look where the last one was
+    // found first, and search O only when it is not there.
     uint8_t W = 0;
-    for (unsigned K = 0; K < N; ++K)
-      if (O.has(L[K]))
+    for (unsigned K = 0, G = 0; K < N; ++K) {
+      bool In = G < O.N && O.L[G] == L[K];
+      for (unsigned Y = 0; !In && Y < O.N; ++Y)
+        if (O.L[Y] == L[K]) {
+          In = true;
+          G = Y;
+        }
+      if (In) {
         L[W++] = L[K];
+        ++G;
+      }
+    }
     bool Changed = W != N;
     N = W;
     return Changed;
