@@ -142,8 +142,12 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   for (size_t E = 0; E < Events.size(); ++E) {
     EventOf[Events[E]] = int32_t(E);
     KillStart.push_back(uint32_t(KillAtoms.size()));
-    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X)
+    uint64_t Bits = 0;
+    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X) {
       KillAtoms.push_back(Kills[X].second);
+      Bits |= uint64_t(1) << (Kills[X].second & 63);
+    }
+    KillBits.push_back(Bits);
     for (; Y < Sets.size() && Sets[Y].first == Events[E]; ++Y)
       EventSets[E] = Sets[Y].second; // one flag per mov.pred
   }

@@ -45,6 +45,22 @@ constexpr Lit FalseLit = 0xfffffffeu;
 inline Lit negLit(Lit L) { return L ^ 1u; }
 inline uint32_t atomOf(Lit L) { return L >> 1; }
 
+/// The atoms an event kills, and a bit per atom (its number mod 64) that
+/// answers most "is this one killed?" questions without a search: an event
+/// kills a few of the function's hundreds of atoms.
+struct AtomSet {
+  IndexRun Atoms;
+  uint64_t Bits = 0;
+  bool contains(uint32_t A) const {
+    if (!(Bits >> (A & 63) & 1))
+      return false;
+    for (uint32_t X : Atoms)
+      if (X == A)
+        return true;
+    return false;
+  }
+};
+
 /// A conjunction of at most Max literals; None: the fact does not hold.
 template <unsigned Max> struct LitSet {
   static constexpr uint8_t NoneN = 0xff;
@@ -111,15 +127,10 @@ template <unsigned Max> struct LitSet {
     return intersect(O);
   }
   /// Drops the literals whose atom is in Atoms (their registers changed).
-  template <class AtomRange> void forget(const AtomRange &Atoms) {
+  void forget(const AtomSet &Atoms) {
     if (none())
       return;
-    auto Killed = [&](Lit X) {
-      for (uint32_t A : Atoms)
-        if (atomOf(X) == A)
-          return true;
-      return false;
-    };
+    auto Killed = [&](Lit X) { return Atoms.contains(atomOf(X)); };
     // Most events kill no literal of the set: find the first that goes
     // before moving any.
     unsigned K = 0;
@@ -166,7 +177,8 @@ public:
       return;
     size_t E = size_t(EventOf[K]);
     Lit Sets = EventSets[E];
-    IndexRun Kills{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]};
+    AtomSet Kills{{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]},
+                  KillBits[E]};
     P.forget(Kills);
     Each([&](auto &C) {
       C.forget(Kills);
@@ -235,6 +247,7 @@ private:
   std::vector<uint32_t> Events;
   std::vector<int32_t> EventOf; ///< per instruction: its index in Events, or -1
   std::vector<uint32_t> KillStart, KillAtoms;
+  std::vector<uint64_t> KillBits; ///< per event: AtomSet::Bits of its atoms
   std::vector<Lit> EventSets;
   std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
 };
