@@ -631,9 +631,8 @@ private:
 
 void runConsumerWaitRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  bool HasFill = false;
-  for (uint32_t K : FF.RoleInsts)
-    HasFill |= fillsOnBarrier(FF.Insts[K]);
+  bool HasFill = std::any_of(FF.RoleInsts.begin(), FF.RoleInsts.end(),
+                             [&](uint32_t K) { return fillsOnBarrier(FF.Insts[K]); });
   if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
   BarrierFacts &Facts = C.barriers();
@@ -1653,7 +1652,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // commit that releases a load stage).
   std::vector<uint32_t> Extra; // the tensor-memory reads and writes
   std::vector<uint32_t> Stores; // tcgen05.st, tcgen05.wait::st
-  for (uint32_t K = 0; K < FF.Insts.size(); ++K) {
+  const uint32_t NI = uint32_t(FF.Insts.size()); // (every instruction: hoisted)
+  for (uint32_t K = 0; K < NI; ++K) {
     const FlowInst &I = FF.Insts[K];
     if (I.Head.size() < 8 || I.Head[0] != 't' || !headStarts(I, "tcgen05."))
       continue;
