@@ -190,9 +190,8 @@ uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
   }
 }
 
-Lit PathConditions::opaque(int32_t P, bool Want) {
-  uint32_t A = atomFor(KOpaque << 40 | uint32_t(P), 0, P, -1);
-  return Lit(A) << 1 | (Want ? 0u : 1u);
+uint32_t PathConditions::opaqueAtom(int32_t P) {
+  return atomFor(KOpaque << 40 | uint32_t(P), 0, P, -1);
 }
 
 int64_t PathConditions::reachingDef(int32_t R, uint32_t At) const {
@@ -296,8 +295,10 @@ void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,
   };
   // The predicate itself, when its value at At is its value at Pos.
   auto Opaque = [&] {
-    if (At == Pos || stable(P, At, Pos))
-      Push([&](bool Want) { return opaque(P, Want); });
+    if (!(At == Pos || stable(P, At, Pos)) || (!Out[0] && !Out[1]))
+      return;
+    uint32_t A = opaqueAtom(P); // (one look-up for both sides)
+    Push([&](bool Want) { return Lit(A) << 1 | (Want ? 0u : 1u); });
   };
   int64_t S = Depth > MaxDepth ? -1 : reachingDef(P, At);
   if (S < 0)

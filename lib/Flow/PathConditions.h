@@ -225,7 +225,8 @@ private:
   /// The atom of key (KeyA, KeyB), made with registers RA and RB (-1: none)
   /// when new.
   uint32_t atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA, int32_t RB);
-  Lit opaque(int32_t P, bool Want);
+  /// The atom of predicate register P itself.
+  uint32_t opaqueAtom(int32_t P);
 
   const FlowFunction &FF;
   /// Edge literals, flat: those of Succs[S] of block B are
