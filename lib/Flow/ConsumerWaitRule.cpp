@@ -106,10 +106,9 @@ bool isTmemAlloc(const FlowInst &I) {
 /// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
 /// clusterlaunchcontrol.try_cancel (its response).
 bool fillsOnBarrier(const FlowInst &I) {
-  return (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-          I.Op.writesShared()) ||
-         I.Op.Kind == OpKind::CpAsyncMbarrierArrive ||
-         I.Op.Kind == OpKind::ClcTryCancel;
+  const AsyncOp &Op = I.Op;
+  return Op.Kind == OpKind::CpAsyncMbarrierArrive || Op.Kind == OpKind::ClcTryCancel ||
+         (Op.Comp == Completion::Mbarrier && Op.writesShared());
 }
 
 /// A fill, or an expect_tx that arms a fill's barrier: what a producer
