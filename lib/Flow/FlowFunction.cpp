@@ -212,6 +212,63 @@ void NameTable::grow() {
   });
 }
 
+// --- head classification cache ---------------------------------------------------
+
+uint64_t ClassCache::hash(std::string_view Head, uint32_t Operands) {
+  const char *P = Head.data();
+  size_t N = Head.size();
+  uint64_t H = (uint64_t(N) << 32 | Operands) * 0x9E3779B97F4A7C15ull;
+  auto Mix = [&](uint64_t W) { H = (H ^ W) * 0xFF51AFD7ED558CCDull; };
+  if (N < 8) {
+    for (size_t K = 0; K < N; ++K)
+      Mix(uint8_t(P[K]));
+  } else {
+    for (size_t At : {size_t(0), (N - 8) / 2, N - 8}) {
+      uint64_t W;
+      std::memcpy(&W, P + At, 8);
+      Mix(W);
+    }
+  }
+  return H ^ (H >> 29);
+}
+
+size_t ClassCache::slotOf(std::string_view Head, uint32_t Operands,
+                          uint64_t H) const {
+  size_t Mask = Slots.size() - 1;
+  for (size_t P = size_t(H) & Mask;; P = (P + 1) & Mask) {
+    const Slot &Sl = Slots[P];
+    if (!Sl.Head || (Sl.Hash == H && Sl.Size == Head.size() && Sl.Operands == Operands &&
+                     std::memcmp(Sl.Head, Head.data(), Head.size()) == 0))
+      return P;
+  }
+}
+
+const AsyncOp *ClassCache::find(std::string_view Head, uint32_t Operands) const {
+  if (Slots.empty())
+    return nullptr;
+  const Slot &Sl = Slots[slotOf(Head, Operands, hash(Head, Operands))];
+  return Sl.Head ? &Sl.Op : nullptr;
+}
+
+const AsyncOp &ClassCache::insert(std::string_view Head, uint32_t Operands,
+                                  const AsyncOp &Op) {
+  if ((Count + 1) * 2 > Slots.size()) {
+    std::vector<Slot> Old;
+    Old.swap(Slots);
+    Slots.assign(std::max<size_t>(64, Old.size() * 2), Slot{});
+    for (const Slot &Sl : Old)
+      if (Sl.Head)
+        Slots[slotOf(std::string_view(Sl.Head, Sl.Size), Sl.Operands, Sl.Hash)] = Sl;
+  }
+  uint64_t H = hash(Head, Operands);
+  Slot &Sl = Slots[slotOf(Head, Operands, H)];
+  if (!Sl.Head) {
+    Sl = Slot{Head.data(), uint32_t(Head.size()), Operands, H, Op};
+    ++Count;
+  }
+  return Sl.Op;
+}
+
 // --- construction -------------------------------------------------------------
 
 CalleeMap buildCalleeMap(const Module &M) {
