@@ -507,46 +507,40 @@ void FlowFunction::build() {
   std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
   uint32_t Scope = 0;
   std::vector<uint32_t> ScopeOf;        // per instruction
-  std::vector<char> Leader;
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
+  std::vector<char> Leader(NumStatements + 1, 0); // per instruction
   Insts.reserve(NumStatements);
   ScopeOf.reserve(NumStatements);
   OpPool.reserve(NumStatements);
   const Opnd *PoolAt = OpPool.data();
-  for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
+  uint32_t End = std::min(F.EndStatement, uint32_t(M.Statements.size()));
+  for (uint32_t K = F.FirstStatement; K < End; ++K) {
     const Statement &S = M.Statements[K];
-    if (S.Kind == StatementKind::BlockOpen) {
-      ScopeParent.push_back(Scope);
-      Scope = uint32_t(ScopeParent.size() - 1);
+    if (S.Kind != StatementKind::Instruction) {
+      if (S.Kind == StatementKind::BlockOpen) {
+        ScopeParent.push_back(Scope);
+        Scope = uint32_t(ScopeParent.size() - 1);
+      } else if (S.Kind == StatementKind::BlockClose) {
+        Scope = ScopeParent[Scope];
+      } else if (S.Kind == StatementKind::Label) {
+        if (!Labels.emplace(std::make_pair(S.head(M.Text), Scope), uint32_t(Insts.size())).second)
+          Analyzable = false; // the same label twice in one scope
+        Leader[Insts.size()] = 1;
+      }
       continue;
     }
-    if (S.Kind == StatementKind::BlockClose) {
-      Scope = ScopeParent[Scope];
-      continue;
-    }
-    if (S.Kind == StatementKind::Label) {
-      if (!Labels.emplace(std::make_pair(S.head(M.Text), Scope), uint32_t(Insts.size())).second)
-        Analyzable = false; // the same label twice in one scope
-      Leader.resize(Insts.size() + 1, 0);
-      Leader[Insts.size()] = 1;
-      continue;
-    }
-    if (S.Kind != StatementKind::Instruction)
-      continue;
     FlowInst &I = Insts.emplace_back();
     I.Stmt = K;
     decode(I, S);
     ScopeOf.push_back(Scope);
-    KindCount[size_t(I.Op.Kind)]++;
     OpKind Kd = I.Op.Kind;
-    bool Ends = Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
-                Kd == OpKind::Trap || Kd == OpKind::BranchIndirect;
-    if (Kd != OpKind::Other)
-      RoleInsts.push_back(uint32_t(Insts.size() - 1));
-    if (Ends) {
-      Leader.resize(Insts.size() + 1, 0);
-      Leader[Insts.size()] = 1;
-    }
+    KindCount[size_t(Kd)]++;
+    if (Kd == OpKind::Other)
+      continue;
+    RoleInsts.push_back(uint32_t(Insts.size() - 1));
+    if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
+        Kd == OpKind::Trap || Kd == OpKind::BranchIndirect)
+      Leader[Insts.size()] = 1; // the next instruction starts a block
   }
   if (OpPool.data() != PoolAt)
     fixOps(); // the pool grew past its reserve and moved
