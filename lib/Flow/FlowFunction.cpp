@@ -92,6 +92,22 @@ bool mayHaveRole(std::string_view Head) {
   }
 }
 
+/// The string hashes below mix in a word of 8 bytes per step (a byte per
+/// step cost ~3 instructions a byte on names of 50-200).
+uint64_t load8(const char *P) {
+  uint64_t W;
+  std::memcpy(&W, P, 8);
+  return W;
+}
+uint64_t mixWord(uint64_t H, uint64_t W) { return (H ^ W) * 0xFF51AFD7ED558CCDull; }
+/// The last step: the high bits, which the later bytes of each word reach,
+/// brought down to the low bits a table's mask keeps.
+uint64_t finishHash(uint64_t H) {
+  H ^= H >> 32;
+  H *= 0xD6E8FEB86659FD93ull;
+  return H ^ (H >> 32);
+}
+
 } // namespace
 
 // --- name table ------------------------------------------------------------------
@@ -124,10 +140,17 @@ NameRun NamePool::finish() {
 }
 
 uint64_t NameTable::hash(std::string_view S) {
-  uint64_t H = 0xcbf29ce484222325ull ^ S.size();
-  for (char C : S)
-    H = (H ^ uint8_t(C)) * 0x100000001b3ull;
-  return H ^ (H >> 29);
+  // Names past 8 bytes (packable() takes the others; an empty one
+  // aside): the last word overlaps the one before.
+  const char *P = S.data();
+  size_t N = S.size();
+  uint64_t H = N * 0x9E3779B97F4A7C15ull;
+  size_t X = 0;
+  for (; X + 8 <= N; X += 8)
+    H = mixWord(H, load8(P + X));
+  if (X < N)
+    H = mixWord(H, N >= 8 ? load8(P + N - 8) : pack(S));
+  return finishHash(H);
 }
 
 int32_t NameTable::find(std::string_view Name) const {
@@ -218,18 +241,14 @@ uint64_t ClassCache::hash(std::string_view Head, uint32_t Operands) {
   const char *P = Head.data();
   size_t N = Head.size();
   uint64_t H = (uint64_t(N) << 32 | Operands) * 0x9E3779B97F4A7C15ull;
-  auto Mix = [&](uint64_t W) { H = (H ^ W) * 0xFF51AFD7ED558CCDull; };
   if (N < 8) {
     for (size_t K = 0; K < N; ++K)
-      Mix(uint8_t(P[K]));
+      H = mixWord(H, uint8_t(P[K]));
   } else {
-    for (size_t At : {size_t(0), (N - 8) / 2, N - 8}) {
-      uint64_t W;
-      std::memcpy(&W, P + At, 8);
-      Mix(W);
-    }
+    for (size_t At : {size_t(0), (N - 8) / 2, N - 8})
+      H = mixWord(H, load8(P + At));
   }
-  return H ^ (H >> 29);
+  return finishHash(H);
 }
 
 size_t ClassCache::slotOf(std::string_view Head, uint32_t Operands,
