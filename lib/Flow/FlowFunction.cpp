@@ -457,13 +457,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     I.Guard = Text.substr(B, K - B);
   }
   if (S.ParsedIndex >= 0) {
-    const Instruction &P = M.Instructions[size_t(S.ParsedIndex)];
-    I.Parsed = &P;
-    I.Op = classifyMemo(I.Head, &P);
-    I.OpOff = uint32_t(OpPool.size());
-    for (const Operand &A : P.Operands)
-      OpPool.push_back(fromAst(A));
-    I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
+    decodeParsed(I, M.Instructions[size_t(S.ParsedIndex)]);
     return;
   }
   if (mayHaveRole(I.Head))
@@ -487,6 +481,15 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Partial = I.Op.Kind == OpKind::Other || deferredDecode(I.Op);
   if (!I.Partial)
     decodeOperands(I, S, OpPool);
+}
+
+void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
+  I.Parsed = &P;
+  I.Op = classifyMemo(I.Head, &P);
+  I.OpOff = uint32_t(OpPool.size());
+  for (const Operand &A : P.Operands)
+    OpPool.push_back(fromAst(A));
+  I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
 }
 
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
@@ -643,23 +646,21 @@ void FlowFunction::build() {
       }
     }
   }
-  computeValues();
-  auto IsEvent = [&](uint32_t K) {
-    return Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0;
-  };
-  EventPool.reserve(RoleInsts.size());
-  std::vector<uint32_t> EventStart;
-  EventStart.reserve(Blocks.size() + 1);
-  for (Block &Bl : Blocks) {
-    EventStart.push_back(uint32_t(EventPool.size()));
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
-      if (IsEvent(K))
-        EventPool.push_back(K);
+  std::vector<uint32_t> Kills;
+  computeValues(Kills);
+  // The events: the instructions with a role and those that kill a base,
+  // both lists in order, merged; each block takes its run of them.
+  EventPool.resize(RoleInsts.size() + Kills.size());
+  EventPool.erase(std::set_union(RoleInsts.begin(), RoleInsts.end(), Kills.begin(),
+                                 Kills.end(), EventPool.begin()),
+                  EventPool.end());
+  const uint32_t *E = EventPool.data(), *EEnd = E + EventPool.size();
+  for (Block &Bl : Blocks) { // in order, together covering every instruction
+    const uint32_t *B = E;
+    while (E != EEnd && *E < Bl.End)
+      ++E;
+    Bl.Events = {B, E};
   }
-  EventStart.push_back(uint32_t(EventPool.size()));
-  for (size_t B = 0; B < Blocks.size(); ++B)
-    Blocks[B].Events = {EventPool.data() + EventStart[B],
-                        EventPool.data() + EventStart[B + 1]};
 }
 
 // --- register values ------------------------------------------------------------
@@ -923,7 +924,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   return Self;
 }
 
-void FlowFunction::computeValues() {
+void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   Defs.reserve(Insts.size());
   std::vector<std::string_view> DestNames; // scanDest()'s, reused
   auto Define = [&](uint32_t K, std::string_view Name) {
@@ -984,7 +985,8 @@ void FlowFunction::computeValues() {
   // it: their addresses are evaluated if a rule asks (demand()).
   InSlice.assign(RegNames.size(), 0);
   std::vector<int32_t> Seeds;
-  for (const FlowInst &I : Insts) {
+  for (uint32_t K : RoleInsts) { // the others are all Partial
+    const FlowInst &I = Insts[K];
     if (I.Partial)
       continue;
     for (const Opnd &O : I.Ops)
@@ -1006,8 +1008,11 @@ void FlowFunction::computeValues() {
     // Register bases of defined registers are made only by evalDef() (the
     // others are for undefined names), which memoises them here.
     int32_t B = RegSelfBase[size_t(D.Reg)];
-    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register)
+    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register) {
       Insts[D.Inst].KillsBase = B;
+      if (Kills.empty() || Kills.back() != D.Inst)
+        Kills.push_back(D.Inst); // Defs is in program order
+    }
   }
 }
 

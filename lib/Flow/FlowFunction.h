@@ -487,6 +487,9 @@ public:
 private:
   void build();
   void decode(FlowInst &I, const Statement &S);
+  /// decode() of a statement the parser built: classified and its
+  /// operands taken from the AST.
+  void decodeParsed(FlowInst &I, const Instruction &P);
   /// A parsed operand as the rules see it.
   Opnd fromAst(const Operand &A) const;
   /// Appends I's operands to Pool and points I.Ops at them.
@@ -499,7 +502,8 @@ private:
   /// Instructions whose result evalDef() derives from their operands.
   static bool computesValue(const FlowInst &I);
   void buildBlocks();
-  void computeValues();
+  /// Register values; Kills: the instructions with a KillsBase, in order.
+  void computeValues(std::vector<uint32_t> &Kills);
   /// Adds O's register to the slice (and to Work) if it is not in it yet.
   void markInSlice(const Opnd &O, std::vector<int32_t> &Work) const;
   /// Evaluates the registers of Work and those they derive from, all new to
