@@ -1040,8 +1040,7 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
     LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
   std::vector<Opnd> &Chunk = LateOps.back();
   size_t At = Chunk.size();
-  for (Opnd &O : LateScratch)
-    Chunk.push_back(std::move(O));
+  Chunk.insert(Chunk.end(), LateScratch.begin(), LateScratch.end());
   I.OpOff = uint32_t(At);
   I.Ops = {Chunk.data() + At, uint32_t(N)};
   I.Partial = false;
