@@ -940,19 +940,20 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   };
   RegNames.reserve(Insts.size());
   RegIndex.reservePacked(Insts.size());
-  for (uint32_t K = 0; K < Insts.size(); ++K) {
+  const Statement *Stmts = M.Statements.data();
+  for (uint32_t K = 0, N = uint32_t(Insts.size()); K < N; ++K) {
     const FlowInst &I = Insts[K];
     if (I.Partial) {
-      const Statement &S = M.Statements[I.Stmt];
+      const Statement &S = Stmts[I.Stmt];
       std::string_view Name;
-      if (scanShortDest(M.Text, S, Name))
+      if (scanShortDest(M.Text, S, Name)) {
         Define(K, Name); // the common case, read without splitting
-      else {
-        DestNames.clear();
-        scanDest(M.Text, S, DestNames);
-        for (std::string_view Name : DestNames)
-          Define(K, Name);
+        continue;
       }
+      DestNames.clear();
+      scanDest(M.Text, S, DestNames);
+      for (std::string_view Name : DestNames)
+        Define(K, Name);
       continue;
     }
     if (I.Ops.empty())
