@@ -204,11 +204,14 @@ enum class StatementKind : uint8_t {
 /// One statement as the scanner found it. Parsed statements point at their
 /// node through ParsedIndex (into Module::Instructions for instructions).
 /// A module has one per ~35 bytes of text, and every pass reads them all:
-/// 28 bytes, with the head as offsets into the module text.
+/// 24 bytes, with the head as offsets into the module text (its size shares
+/// a word with the kind: the scanner caps it at MaxHeadSize).
 struct Statement {
-  StatementKind Kind;
+  static constexpr uint32_t MaxHeadSize = (1u << 24) - 1;
+  StatementKind Kind : 8;
+  uint32_t HeadSize : 24; ///< see head()
   SourceRange Range;
-  uint32_t HeadBegin = 0, HeadSize = 0; ///< the first word: see head()
+  uint32_t HeadBegin = 0; ///< the first word: see head()
   int32_t ParsedIndex = -1;
   int32_t Function = -1; ///< index into Module::Functions, -1 at module scope
   /// The first word, e.g. "cp.async.bulk.tensor.2d...", in Text: the text
@@ -217,6 +220,7 @@ struct Statement {
     return std::string_view(Text.data() + HeadBegin, HeadSize);
   }
 };
+static_assert(sizeof(Statement) == 24, "kind and head size share a word");
 
 enum class StateSpace : uint8_t { None, Reg, Shared, Global, Const, Local, Param, Tex, Generic };
 

@@ -6,6 +6,7 @@
 
 #include "ptxlint/RuleRegistry.h"
 
+#include <algorithm>
 #include <cstdio>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -383,7 +384,8 @@ void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
   S.Kind = K;
   S.Range = {B, E};
   S.HeadBegin = HeadB;
-  S.HeadSize = HeadE - HeadB;
+  // A head of 16 MB is no instruction's: its first 16 MB tell as much.
+  S.HeadSize = std::min(HeadE - HeadB, Statement::MaxHeadSize);
   S.Function = CurrentFunction;
   M.Statements.push_back(S);
 }
