@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <new>
 #include <optional>
@@ -208,8 +209,8 @@ enum class StatementKind : uint8_t {
 /// a word with the kind: the scanner caps it at MaxHeadSize).
 struct Statement {
   static constexpr uint32_t MaxHeadSize = (1u << 24) - 1;
-  StatementKind Kind : 8;
-  uint32_t HeadSize : 24; ///< see head()
+  StatementKind Kind;
+  uint32_t HeadSize : 24; ///< see head(); packed after Kind
   SourceRange Range;
   uint32_t HeadBegin = 0; ///< the first word: see head()
   int32_t ParsedIndex = -1;
@@ -271,6 +272,10 @@ struct Module {
   std::vector<Instruction> Instructions;
   NodeArena Nodes; ///< the Instructions' lists
   std::vector<Function> Functions;
+  /// The functions' names (Function::Name views these, not the text: the
+  /// flow pass reads every name at its first batch, and mapped text behind
+  /// the lint is to stay out of memory). A deque: its strings never move.
+  std::deque<std::string> FunctionNames;
   std::vector<Symbol> Symbols;
   ModuleDirectives Directives;
 };

@@ -5,6 +5,7 @@
 #include "Parse/Scanner.h"
 
 #include "ptxlint/RuleRegistry.h"
+#include "ptxlint/SourceBuffer.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -608,10 +609,16 @@ void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
 }
 
 void ScannerImpl::run() {
+  // The scan never reads before the statement it is at.
+  uint32_t NextDrop = Limits.DropBehind ? 0 : UINT32_MAX;
   while (true) {
     skipSpaceAndComments();
     if (P >= N)
       break;
+    if (P >= NextDrop) {
+      Limits.DropBehind->dropBefore(P);
+      NextDrop = P + (1u << 20);
+    }
     char C = T[P];
     BlockKind Top = Blocks.empty() ? BlockKind::Plain : Blocks.back().first;
 
