@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <new>
 #include <optional>
@@ -204,11 +205,14 @@ enum class StatementKind : uint8_t {
 /// One statement as the scanner found it. Parsed statements point at their
 /// node through ParsedIndex (into Module::Instructions for instructions).
 /// A module has one per ~35 bytes of text, and every pass reads them all:
-/// 28 bytes, with the head as offsets into the module text.
+/// 24 bytes, with the head as offsets into the module text (its size shares
+/// a word with the kind: the scanner caps it at MaxHeadSize).
 struct Statement {
+  static constexpr uint32_t MaxHeadSize = (1u << 24) - 1;
   StatementKind Kind;
+  uint32_t HeadSize : 24; ///< see head(); packed after Kind
   SourceRange Range;
-  uint32_t HeadBegin = 0, HeadSize = 0; ///< the first word: see head()
+  uint32_t HeadBegin = 0; ///< the first word: see head()
   int32_t ParsedIndex = -1;
   int32_t Function = -1; ///< index into Module::Functions, -1 at module scope
   /// The first word, e.g. "cp.async.bulk.tensor.2d...", in Text: the text
@@ -217,6 +221,7 @@ struct Statement {
     return std::string_view(Text.data() + HeadBegin, HeadSize);
   }
 };
+static_assert(sizeof(Statement) == 24, "kind and head size share a word");
 
 enum class StateSpace : uint8_t { None, Reg, Shared, Global, Const, Local, Param, Tex, Generic };
 
@@ -267,6 +272,10 @@ struct Module {
   std::vector<Instruction> Instructions;
   NodeArena Nodes; ///< the Instructions' lists
   std::vector<Function> Functions;
+  /// The functions' names (Function::Name views these, not the text: the
+  /// flow pass reads every name at its first batch, and mapped text behind
+  /// the lint is to stay out of memory). A deque: its strings never move.
+  std::deque<std::string> FunctionNames;
   std::vector<Symbol> Symbols;
   ModuleDirectives Directives;
 };

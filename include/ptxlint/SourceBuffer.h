@@ -21,10 +21,12 @@ public:
   SourceBuffer(std::string Name, std::string Text)
       : Name(std::move(Name)), Owned(std::move(Text)) {}
   /// Text owned elsewhere, e.g. a memory-mapped file, which Keep holds alive:
-  /// no copy (copying a 100 MB input costs a page fault per 4 KB).
+  /// no copy (copying a 100 MB input costs a page fault per 4 KB). Mapped:
+  /// Text maps a file (private, read-only), whose pages dropBefore() may drop.
   SourceBuffer(std::string Name, std::string_view Text,
-               std::shared_ptr<const void> Keep)
-      : Name(std::move(Name)), External(Text), Keep(std::move(Keep)) {}
+               std::shared_ptr<const void> Keep, bool Mapped = false)
+      : Name(std::move(Name)), External(Text), Keep(std::move(Keep)),
+        Mapped(Mapped) {}
 
   const std::string &name() const { return Name; }
   std::string_view text() const {
@@ -44,6 +46,16 @@ public:
   std::string_view lineText(unsigned Line) const;
   uint32_t lineStart(unsigned Line) const;
 
+  /// For mapped text: a pass that reads the text front to back calls this
+  /// as it goes, with the offset before which it will read no more; the
+  /// whole pages from the pass's start (startPass) up to there leave
+  /// memory, a megabyte or more at a time, and the kernel reads them again
+  /// from the file if they are read again. The peak memory of a large
+  /// module is then not its whole text. A no-op for text in memory. Not
+  /// thread-safe: the lint's own thread calls it, between its passes.
+  void dropBefore(uint32_t Offset) const;
+  void startPass() const { DroppedTo = 0; }
+
 private:
   /// Bytes per block of the newline count.
   static constexpr uint32_t LineBlock = 4096;
@@ -56,6 +68,8 @@ private:
   std::string Owned;
   std::string_view External;
   std::shared_ptr<const void> Keep;
+  bool Mapped = false;
+  mutable uint32_t DroppedTo = 0; ///< dropBefore()'s pass so far
   /// BlockNewlines[K]: the newlines in [0, K * LineBlock); one more entry
   /// after the last block, the newlines of the whole text.
   mutable std::vector<uint32_t> BlockNewlines;

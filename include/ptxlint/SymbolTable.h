@@ -5,6 +5,7 @@
 #include "ptxlint/AST.h"
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -19,7 +20,10 @@ namespace ptxlint {
 /// (50,000 kernels) stays in cache where one big hash table did not.
 class SymbolTable {
 public:
-  explicit SymbolTable(const Module &M);
+  /// Passed, if set, is called with each symbol's offset in the text, in
+  /// order, as the table is built (the lint drops mapped text behind it).
+  explicit SymbolTable(const Module &M,
+                       const std::function<void(uint32_t)> &Passed = {});
   const Symbol *lookup(std::string_view Name, int32_t Function) const;
 
 private:

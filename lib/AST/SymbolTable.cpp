@@ -11,7 +11,9 @@ uint32_t SymbolTable::hash(std::string_view Name) {
   return H;
 }
 
-SymbolTable::SymbolTable(const Module &M) : M(M) {
+SymbolTable::SymbolTable(const Module &M,
+                         const std::function<void(uint32_t)> &Passed)
+    : M(M) {
   Scopes.resize(M.Functions.size() + 1);
   auto ScopeOf = [&](const Symbol &S) -> Scope * {
     size_t X = size_t(int64_t(S.Function) + 1);
@@ -34,6 +36,8 @@ SymbolTable::SymbolTable(const Module &M) : M(M) {
   Slots.assign(Offset, 0);
   for (uint32_t K = 0; K < M.Symbols.size(); ++K) {
     const Symbol &S = M.Symbols[K];
+    if (Passed)
+      Passed(S.Range.Begin);
     const Scope *Sc = ScopeOf(S);
     if (!Sc)
       continue;

@@ -20,7 +20,8 @@ namespace check {
 InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
                                    const spec::InstructionSpec &Spec,
                                    int32_t Function, size_t NameWords,
-                                   CheckBuffers &Buffers)
+                                   CheckBuffers &Buffers,
+                                   const std::vector<const spec::GroupSpec *> *Groups)
     : Ctx(Ctx), I(I), Spec(Spec), Function(Function), Quals(Buffers.Quals),
       Spaces(Buffers.Spaces), Targets(Buffers.Targets) {
   NameRange = I.OpcodeRange;
@@ -29,7 +30,8 @@ InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
   Quals.clear();
   Spaces.clear();
   for (size_t K = NameWords; K < I.Modifiers.size(); ++K)
-    Quals.push_back({&I.Modifiers[K], spec::groupOf(Spec, I.Modifiers[K].Text)});
+    Quals.push_back({&I.Modifiers[K], Groups ? (*Groups)[K - NameWords]
+                                             : spec::groupOf(Spec, I.Modifiers[K].Text)});
   if (!Buffers.TargetsKnown && Ctx.Settings.Effective)
     Buffers.Targets.push_back(*Ctx.Settings.Effective);
   Buffers.TargetsKnown = true;
@@ -160,11 +162,12 @@ public:
   }
 
 private:
-  /// What is known of one distinct head: its table entry, and what the
-  /// checks that read the head alone found.
+  /// What is known of one distinct head: its table entry, its qualifiers'
+  /// groups, and what the checks that read the head alone found.
   struct HeadEntry {
     const spec::InstructionSpec *Spec = nullptr;
     size_t NameWords = 0;
+    std::vector<const spec::GroupSpec *> Groups; ///< of the words after the name
     /// checkQualifiers() reported nothing; it chose Form and these state
     /// spaces (indices into the instruction's modifiers).
     bool QualifiersClean = false;
@@ -198,8 +201,11 @@ private:
     if (Cacheable) {
       auto [It, New] = Entries.try_emplace(Head);
       E = &It->second;
-      if (New)
+      if (New) {
         findEntry(I, *E);
+        for (size_t K = E->NameWords; E->Spec && K < I.Modifiers.size(); ++K)
+          E->Groups.push_back(spec::groupOf(*E->Spec, I.Modifiers[K].Text));
+      }
     } else {
       findEntry(I, *E);
     }
@@ -210,7 +216,8 @@ private:
     }
     if (E->Spec->ClassifyOnly)
       return;
-    InstructionCheck C(Ctx, I, *E->Spec, Function, E->NameWords, Buffers);
+    InstructionCheck C(Ctx, I, *E->Spec, Function, E->NameWords, Buffers,
+                       Cacheable ? &E->Groups : nullptr);
     if (E->QualifiersClean) {
       C.Form = E->Form;
       for (uint8_t X : E->Spaces)

@@ -78,10 +78,13 @@ struct InstructionCheck {
   mutable SymbolMemo Looked[8];
   mutable unsigned LookedCount = 0;
 
-  /// Quals, Spaces and Targets live in Buffers (cleared here).
+  /// Quals, Spaces and Targets live in Buffers (cleared here). Groups: the
+  /// group of each qualifier after the name (spec::groupOf), when the
+  /// caller knows them from an instruction of the same head; else found.
   InstructionCheck(LintContext &Ctx, const Instruction &I,
                    const spec::InstructionSpec &Spec, int32_t Function,
-                   size_t NameWords, CheckBuffers &Buffers);
+                   size_t NameWords, CheckBuffers &Buffers,
+                   const std::vector<const spec::GroupSpec *> *Groups = nullptr);
 
   /// The written modifier with this text, or nullptr.
   const Modifier *find(std::string_view Text) const;

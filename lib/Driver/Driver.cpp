@@ -45,7 +45,8 @@ Outcome process(const Task &T, const DriverOptions &O) {
   Outcome R;
   InputText In;
   std::string ReadError;
-  if (!readInput(T.Path, In, ReadError)) {
+  // Large inputs are mapped, unless fixed (the text is copied at once).
+  if (!readInput(T.Path, In, ReadError, !O.Fix && !O.Diff)) {
     R.IoError = ReadError;
     return R;
   }
@@ -89,9 +90,16 @@ Outcome process(const Task &T, const DriverOptions &O) {
   } else {
     // Lint the text in place: no copy.
     std::string_view View = In.view();
-    R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(In.Data));
+    R.Buffer = std::make_unique<SourceBuffer>(Name, View, std::move(In.Data),
+                                              In.Mapping != nullptr);
     LR = Lang == SourceLanguage::Cuda ? lintCuda(*R.Buffer, T.Opts, &Asm)
                                       : lintAs(Lang, *R.Buffer, T.Opts);
+    if (In.changedSinceRead()) {
+      // Diagnostics of a text that is no longer the file's: none.
+      Outcome Changed;
+      Changed.IoError = changedWhileRead(T.Path);
+      return Changed;
+    }
   }
   if (O.Stats)
     R.Stats = Name + ": " +

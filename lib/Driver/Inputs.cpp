@@ -8,9 +8,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <atomic>
+#include <csignal>
 #include <dirent.h>
 #include <fcntl.h>
+#include <mutex>
 #include <set>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -196,11 +200,142 @@ bool readRegular(int FD, const std::string &Path, const struct stat &St,
   struct stat After;
   if (Got != Size || readSome(FD, &Extra, 1) != 0 || fstat(FD, &After) != 0 ||
       stampOf(After) != stampOf(St)) {
-    Error = "'" + Path + "' changed while it was read; not linted";
+    Error = changedWhileRead(Path);
     return false;
   }
   Data[Size] = 0;
   Out.Data = std::move(Data);
+  Out.Size = Size;
+  Out.Stamp = stampOf(St);
+  return true;
+}
+
+/// The mappings a SIGBUS may hit: a fixed table, so that the handler reads
+/// it without locks (a slot is claimed by its Used flag, then published by
+/// its Begin).
+struct MapSlot {
+  std::atomic<bool> Used{false};
+  std::atomic<uintptr_t> Begin{0}, End{0};
+  std::atomic<bool> Truncated{false};
+};
+MapSlot MapSlots[64];
+uintptr_t PageBytes = 4096;
+struct sigaction PreviousBus;
+
+/// A read of a mapped input past the end of its file (truncated since it
+/// was mapped): a page of zeros in place of the missing one, the input
+/// marked, and the read goes on. Any other SIGBUS takes the action it had.
+void onBus(int Sig, siginfo_t *Info, void *Context) {
+  uintptr_t At = reinterpret_cast<uintptr_t>(Info->si_addr);
+  if (Info->si_code > 0) // raised by a fault, not sent
+    for (MapSlot &S : MapSlots) {
+      uintptr_t B = S.Begin.load(std::memory_order_acquire);
+      if (B && At >= B && At < S.End.load(std::memory_order_acquire)) {
+        void *Page = reinterpret_cast<void *>(At & ~(PageBytes - 1));
+        if (mmap(Page, PageBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+                 -1, 0) == MAP_FAILED)
+          break;
+        S.Truncated.store(true, std::memory_order_release);
+        return;
+      }
+    }
+  if (PreviousBus.sa_flags & SA_SIGINFO) {
+    if (PreviousBus.sa_sigaction) {
+      PreviousBus.sa_sigaction(Sig, Info, Context);
+      return;
+    }
+  } else if (PreviousBus.sa_handler != SIG_DFL && PreviousBus.sa_handler != SIG_IGN) {
+    PreviousBus.sa_handler(Sig);
+    return;
+  }
+  // The default action: restore it; the fault happens again and ends the
+  // process as it would have (a sent signal is sent again).
+  signal(SIGBUS, SIG_DFL);
+  if (Info->si_code <= 0)
+    raise(SIGBUS);
+}
+
+bool installBusHandler() {
+  static bool Installed = [] {
+    PageBytes = uintptr_t(sysconf(_SC_PAGESIZE));
+    struct sigaction A = {};
+    A.sa_sigaction = onBus;
+    A.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&A.sa_mask);
+    return sigaction(SIGBUS, &A, &PreviousBus) == 0;
+  }();
+  return Installed;
+}
+
+} // namespace
+
+/// A mapped input: the mapping, its slot in MapSlots, and the open file
+/// whose stamp tells later whether it was written.
+class MappedFile {
+public:
+  MappedFile(int FD, char *Data, size_t Bytes, MapSlot &Slot, FileStamp Stamp)
+      : FD(FD), Data(Data), Bytes(Bytes), Slot(Slot), Stamp(Stamp) {}
+  ~MappedFile() {
+    Slot.Begin.store(0, std::memory_order_release);
+    munmap(Data, Bytes);
+    Slot.Truncated.store(false);
+    Slot.Used.store(false, std::memory_order_release);
+    ::close(FD);
+  }
+  MappedFile(const MappedFile &) = delete;
+  bool changed() const {
+    struct stat St;
+    return Slot.Truncated.load(std::memory_order_acquire) || fstat(FD, &St) != 0 ||
+           stampOf(St) != Stamp;
+  }
+
+private:
+  int FD;
+  char *Data;
+  size_t Bytes;
+  MapSlot &Slot;
+  FileStamp Stamp;
+};
+
+bool InputText::changedSinceRead() const { return Mapping && Mapping->changed(); }
+
+std::string changedWhileRead(const std::string &Path) {
+  return "'" + Path + "' changed while it was read; not linted";
+}
+
+namespace {
+
+/// Maps a regular file of St's size, read-only, private. False (nothing
+/// done, FD still open) where it cannot: then the caller reads it. A file
+/// whose size is a multiple of the page size is read, as no byte of the
+/// mapping would then follow the text to be its NUL.
+bool mapRegular(int FD, const struct stat &St, InputText &Out) {
+  if (!installBusHandler())
+    return false;
+  size_t Size = size_t(St.st_size);
+  if (Size % PageBytes == 0)
+    return false;
+  MapSlot *Slot = nullptr;
+  for (MapSlot &S : MapSlots) {
+    bool Free = false;
+    if (S.Used.compare_exchange_strong(Free, true)) {
+      Slot = &S;
+      break;
+    }
+  }
+  if (!Slot)
+    return false;
+  void *P = mmap(nullptr, Size, PROT_READ, MAP_PRIVATE, FD, 0);
+  if (P == MAP_FAILED) {
+    Slot->Used.store(false);
+    return false;
+  }
+  char *Data = static_cast<char *>(P);
+  Slot->End.store(reinterpret_cast<uintptr_t>(Data) + Size, std::memory_order_release);
+  Slot->Begin.store(reinterpret_cast<uintptr_t>(Data), std::memory_order_release);
+  Out.Mapping = std::make_shared<MappedFile>(FD, Data, Size, *Slot, stampOf(St));
+  // The rest of the last page reads as zeros: Data[Size] == 0.
+  Out.Data = std::shared_ptr<char[]>(Out.Mapping, Data);
   Out.Size = Size;
   Out.Stamp = stampOf(St);
   return true;
@@ -302,7 +437,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
   return Files;
 }
 
-bool readInput(const std::string &Path, InputText &Out, std::string &Error) {
+bool readInput(const std::string &Path, InputText &Out, std::string &Error,
+               bool Map) {
   bool Stdin = Path == "-";
   int FD = Stdin ? 0 : ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (FD < 0) {
@@ -315,6 +451,10 @@ bool readInput(const std::string &Path, InputText &Out, std::string &Error) {
     Error = ioError("open", Path, errno);
   else if (S_ISDIR(St.st_mode))
     Error = ioError("open", Path, EISDIR);
+  else if (S_ISREG(St.st_mode) && !Stdin && Map &&
+           uint64_t(St.st_size) >= MapInputBytes &&
+           uint64_t(St.st_size) <= MaxInputBytes && mapRegular(FD, St, Out))
+    return true; // the mapping keeps FD
   else if (S_ISREG(St.st_mode) && !Stdin)
     Ok = readRegular(FD, Path, St, Out, Error);
   else

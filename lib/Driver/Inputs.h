@@ -4,8 +4,14 @@
 // lintable files only: regular files (a FIFO named x.ptx would block the
 // read forever), links to directories followed only on request and then
 // with loop detection, and every unreadable entry reported rather than
-// skipped. Files are read into memory, not mapped: a mapped file that is
-// truncated while it is linted kills the process with SIGBUS.
+// skipped. Files are read into memory, except that the driver maps large
+// regular files (readInput's Map), so that the lint can drop the pages it
+// has passed (SourceBuffer::dropBefore): a 12 MB module then does not stay
+// resident whole. A mapped file truncated while it is linted would kill the
+// process with SIGBUS: a handler puts a page of zeros where the file ended
+// and marks the input changed, and the driver, which asks changedSinceRead()
+// after the lint, reports it as it does a file that changed while it was
+// read, not its diagnostics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXLINT_DRIVER_INPUTS_H
@@ -52,19 +58,35 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs,
 /// (standard input, pipes, devices such as /dev/zero) stop there too.
 constexpr uint64_t MaxInputBytes = (uint64_t(1) << 32) - 2;
 
+class MappedFile;
+
 /// One input's text, NUL-terminated (Data[Size] == 0).
 struct InputText {
   std::shared_ptr<char[]> Data;
   size_t Size = 0;
   FileStamp Stamp;
+  /// Set when Data maps the file (Data keeps it mapped).
+  std::shared_ptr<MappedFile> Mapping;
   std::string_view view() const { return {Data.get(), Size}; }
+  /// Whether the file changed since it was mapped: truncated under the
+  /// mapping, or written (its stamp). Always false for text read whole.
+  bool changedSinceRead() const;
 };
 
-/// Reads Path ("-": standard input) whole. On failure returns false with a
-/// message such as "cannot open 'x.ptx': Permission denied" (no prefix):
-/// a folder, a file over MaxInputBytes, or a file that changed while it
-/// was read. Throws std::bad_alloc when memory runs out.
-bool readInput(const std::string &Path, InputText &Out, std::string &Error);
+/// Regular files of at least this size are mapped when readInput may map.
+constexpr uint64_t MapInputBytes = uint64_t(1) << 20;
+
+/// Reads Path ("-": standard input) whole, or maps it when Map is set and it
+/// is a regular file of at least MapInputBytes (see the file comment). On
+/// failure returns false with a message such as "cannot open 'x.ptx':
+/// Permission denied" (no prefix): a folder, a file over MaxInputBytes, or
+/// a file that changed while it was read. Throws std::bad_alloc when memory
+/// runs out.
+bool readInput(const std::string &Path, InputText &Out, std::string &Error,
+               bool Map = false);
+
+/// What the driver reports for an input that changed while it was read.
+std::string changedWhileRead(const std::string &Path);
 
 /// The stamp of a file from its stat().
 FileStamp stampOf(const struct stat &St);

@@ -92,6 +92,22 @@ bool mayHaveRole(std::string_view Head) {
   }
 }
 
+/// The string hashes below mix in a word of 8 bytes per step (a byte per
+/// step cost ~3 instructions a byte on names of 50-200).
+uint64_t load8(const char *P) {
+  uint64_t W;
+  std::memcpy(&W, P, 8);
+  return W;
+}
+uint64_t mixWord(uint64_t H, uint64_t W) { return (H ^ W) * 0xFF51AFD7ED558CCDull; }
+/// The last step: the high bits, which the later bytes of each word reach,
+/// brought down to the low bits a table's mask keeps.
+uint64_t finishHash(uint64_t H) {
+  H ^= H >> 32;
+  H *= 0xD6E8FEB86659FD93ull;
+  return H ^ (H >> 32);
+}
+
 } // namespace
 
 // --- name table ------------------------------------------------------------------
@@ -124,10 +140,17 @@ NameRun NamePool::finish() {
 }
 
 uint64_t NameTable::hash(std::string_view S) {
-  uint64_t H = 0xcbf29ce484222325ull ^ S.size();
-  for (char C : S)
-    H = (H ^ uint8_t(C)) * 0x100000001b3ull;
-  return H ^ (H >> 29);
+  // Names past 8 bytes (packable() takes the others; an empty one
+  // aside): the last word overlaps the one before.
+  const char *P = S.data();
+  size_t N = S.size();
+  uint64_t H = N * 0x9E3779B97F4A7C15ull;
+  size_t X = 0;
+  for (; X + 8 <= N; X += 8)
+    H = mixWord(H, load8(P + X));
+  if (X < N)
+    H = mixWord(H, N >= 8 ? load8(P + N - 8) : pack(S));
+  return finishHash(H);
 }
 
 int32_t NameTable::find(std::string_view Name) const {
@@ -210,6 +233,59 @@ void NameTable::grow() {
   rehashDoubled(Slots, 256, [](const Slot &Sl) {
     return hash(std::string_view(Sl.Data, Sl.Size));
   });
+}
+
+// --- head classification cache ---------------------------------------------------
+
+uint64_t ClassCache::hash(std::string_view Head, uint32_t Operands) {
+  const char *P = Head.data();
+  size_t N = Head.size();
+  uint64_t H = (uint64_t(N) << 32 | Operands) * 0x9E3779B97F4A7C15ull;
+  if (N < 8) {
+    for (size_t K = 0; K < N; ++K)
+      H = mixWord(H, uint8_t(P[K]));
+  } else {
+    for (size_t At : {size_t(0), (N - 8) / 2, N - 8})
+      H = mixWord(H, load8(P + At));
+  }
+  return finishHash(H);
+}
+
+size_t ClassCache::slotOf(std::string_view Head, uint32_t Operands,
+                          uint64_t H) const {
+  size_t Mask = Slots.size() - 1;
+  for (size_t P = size_t(H) & Mask;; P = (P + 1) & Mask) {
+    const Slot &Sl = Slots[P];
+    if (!Sl.Head || (Sl.Hash == H && Sl.Size == Head.size() && Sl.Operands == Operands &&
+                     std::memcmp(Sl.Head, Head.data(), Head.size()) == 0))
+      return P;
+  }
+}
+
+const AsyncOp *ClassCache::find(std::string_view Head, uint32_t Operands) const {
+  if (Slots.empty())
+    return nullptr;
+  const Slot &Sl = Slots[slotOf(Head, Operands, hash(Head, Operands))];
+  return Sl.Head ? &Sl.Op : nullptr;
+}
+
+const AsyncOp &ClassCache::insert(std::string_view Head, uint32_t Operands,
+                                  const AsyncOp &Op) {
+  if ((Count + 1) * 2 > Slots.size()) {
+    std::vector<Slot> Old;
+    Old.swap(Slots);
+    Slots.assign(std::max<size_t>(64, Old.size() * 2), Slot{});
+    for (const Slot &Sl : Old)
+      if (Sl.Head)
+        Slots[slotOf(std::string_view(Sl.Head, Sl.Size), Sl.Operands, Sl.Hash)] = Sl;
+  }
+  uint64_t H = hash(Head, Operands);
+  Slot &Sl = Slots[slotOf(Head, Operands, H)];
+  if (!Sl.Head) {
+    Sl = Slot{Head.data(), uint32_t(Head.size()), Operands, H, Op};
+    ++Count;
+  }
+  return Sl.Op;
 }
 
 // --- construction -------------------------------------------------------------
@@ -381,13 +457,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     I.Guard = Text.substr(B, K - B);
   }
   if (S.ParsedIndex >= 0) {
-    const Instruction &P = M.Instructions[size_t(S.ParsedIndex)];
-    I.Parsed = &P;
-    I.Op = classifyMemo(I.Head, &P);
-    I.OpOff = uint32_t(OpPool.size());
-    for (const Operand &A : P.Operands)
-      OpPool.push_back(fromAst(A));
-    I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
+    decodeParsed(I, M.Instructions[size_t(S.ParsedIndex)]);
     return;
   }
   if (mayHaveRole(I.Head))
@@ -411,6 +481,15 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Partial = I.Op.Kind == OpKind::Other || deferredDecode(I.Op);
   if (!I.Partial)
     decodeOperands(I, S, OpPool);
+}
+
+void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
+  I.Parsed = &P;
+  I.Op = classifyMemo(I.Head, &P);
+  I.OpOff = uint32_t(OpPool.size());
+  for (const Operand &A : P.Operands)
+    OpPool.push_back(fromAst(A));
+  I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
 }
 
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
@@ -450,46 +529,40 @@ void FlowFunction::build() {
   std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
   uint32_t Scope = 0;
   std::vector<uint32_t> ScopeOf;        // per instruction
-  std::vector<char> Leader;
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
+  std::vector<char> Leader(NumStatements + 1, 0); // per instruction
   Insts.reserve(NumStatements);
   ScopeOf.reserve(NumStatements);
   OpPool.reserve(NumStatements);
   const Opnd *PoolAt = OpPool.data();
-  for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
+  uint32_t End = std::min(F.EndStatement, uint32_t(M.Statements.size()));
+  for (uint32_t K = F.FirstStatement; K < End; ++K) {
     const Statement &S = M.Statements[K];
-    if (S.Kind == StatementKind::BlockOpen) {
-      ScopeParent.push_back(Scope);
-      Scope = uint32_t(ScopeParent.size() - 1);
+    if (S.Kind != StatementKind::Instruction) {
+      if (S.Kind == StatementKind::BlockOpen) {
+        ScopeParent.push_back(Scope);
+        Scope = uint32_t(ScopeParent.size() - 1);
+      } else if (S.Kind == StatementKind::BlockClose) {
+        Scope = ScopeParent[Scope];
+      } else if (S.Kind == StatementKind::Label) {
+        if (!Labels.emplace(std::make_pair(S.head(M.Text), Scope), uint32_t(Insts.size())).second)
+          Analyzable = false; // the same label twice in one scope
+        Leader[Insts.size()] = 1;
+      }
       continue;
     }
-    if (S.Kind == StatementKind::BlockClose) {
-      Scope = ScopeParent[Scope];
-      continue;
-    }
-    if (S.Kind == StatementKind::Label) {
-      if (!Labels.emplace(std::make_pair(S.head(M.Text), Scope), uint32_t(Insts.size())).second)
-        Analyzable = false; // the same label twice in one scope
-      Leader.resize(Insts.size() + 1, 0);
-      Leader[Insts.size()] = 1;
-      continue;
-    }
-    if (S.Kind != StatementKind::Instruction)
-      continue;
     FlowInst &I = Insts.emplace_back();
     I.Stmt = K;
     decode(I, S);
     ScopeOf.push_back(Scope);
-    KindCount[size_t(I.Op.Kind)]++;
     OpKind Kd = I.Op.Kind;
-    bool Ends = Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
-                Kd == OpKind::Trap || Kd == OpKind::BranchIndirect;
-    if (Kd != OpKind::Other)
-      RoleInsts.push_back(uint32_t(Insts.size() - 1));
-    if (Ends) {
-      Leader.resize(Insts.size() + 1, 0);
-      Leader[Insts.size()] = 1;
-    }
+    KindCount[size_t(Kd)]++;
+    if (Kd == OpKind::Other)
+      continue;
+    RoleInsts.push_back(uint32_t(Insts.size() - 1));
+    if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
+        Kd == OpKind::Trap || Kd == OpKind::BranchIndirect)
+      Leader[Insts.size()] = 1; // the next instruction starts a block
   }
   if (OpPool.data() != PoolAt)
     fixOps(); // the pool grew past its reserve and moved
@@ -573,23 +646,21 @@ void FlowFunction::build() {
       }
     }
   }
-  computeValues();
-  auto IsEvent = [&](uint32_t K) {
-    return Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0;
-  };
-  EventPool.reserve(RoleInsts.size());
-  std::vector<uint32_t> EventStart;
-  EventStart.reserve(Blocks.size() + 1);
-  for (Block &Bl : Blocks) {
-    EventStart.push_back(uint32_t(EventPool.size()));
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
-      if (IsEvent(K))
-        EventPool.push_back(K);
+  std::vector<uint32_t> Kills;
+  computeValues(Kills);
+  // The events: the instructions with a role and those that kill a base,
+  // both lists in order, merged; each block takes its run of them.
+  EventPool.resize(RoleInsts.size() + Kills.size());
+  EventPool.erase(std::set_union(RoleInsts.begin(), RoleInsts.end(), Kills.begin(),
+                                 Kills.end(), EventPool.begin()),
+                  EventPool.end());
+  const uint32_t *E = EventPool.data(), *EEnd = E + EventPool.size();
+  for (Block &Bl : Blocks) { // in order, together covering every instruction
+    const uint32_t *B = E;
+    while (E != EEnd && *E < Bl.End)
+      ++E;
+    Bl.Events = {B, E};
   }
-  EventStart.push_back(uint32_t(EventPool.size()));
-  for (size_t B = 0; B < Blocks.size(); ++B)
-    Blocks[B].Events = {EventPool.data() + EventStart[B],
-                        EventPool.data() + EventStart[B + 1]};
 }
 
 // --- register values ------------------------------------------------------------
@@ -853,7 +924,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   return Self;
 }
 
-void FlowFunction::computeValues() {
+void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   Defs.reserve(Insts.size());
   std::vector<std::string_view> DestNames; // scanDest()'s, reused
   auto Define = [&](uint32_t K, std::string_view Name) {
@@ -869,19 +940,20 @@ void FlowFunction::computeValues() {
   };
   RegNames.reserve(Insts.size());
   RegIndex.reservePacked(Insts.size());
-  for (uint32_t K = 0; K < Insts.size(); ++K) {
+  const Statement *Stmts = M.Statements.data();
+  for (uint32_t K = 0, N = uint32_t(Insts.size()); K < N; ++K) {
     const FlowInst &I = Insts[K];
     if (I.Partial) {
-      const Statement &S = M.Statements[I.Stmt];
+      const Statement &S = Stmts[I.Stmt];
       std::string_view Name;
-      if (scanShortDest(M.Text, S, Name))
+      if (scanShortDest(M.Text, S, Name)) {
         Define(K, Name); // the common case, read without splitting
-      else {
-        DestNames.clear();
-        scanDest(M.Text, S, DestNames);
-        for (std::string_view Name : DestNames)
-          Define(K, Name);
+        continue;
       }
+      DestNames.clear();
+      scanDest(M.Text, S, DestNames);
+      for (std::string_view Name : DestNames)
+        Define(K, Name);
       continue;
     }
     if (I.Ops.empty())
@@ -914,7 +986,8 @@ void FlowFunction::computeValues() {
   // it: their addresses are evaluated if a rule asks (demand()).
   InSlice.assign(RegNames.size(), 0);
   std::vector<int32_t> Seeds;
-  for (const FlowInst &I : Insts) {
+  for (uint32_t K : RoleInsts) { // the others are all Partial
+    const FlowInst &I = Insts[K];
     if (I.Partial)
       continue;
     for (const Opnd &O : I.Ops)
@@ -936,8 +1009,11 @@ void FlowFunction::computeValues() {
     // Register bases of defined registers are made only by evalDef() (the
     // others are for undefined names), which memoises them here.
     int32_t B = RegSelfBase[size_t(D.Reg)];
-    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register)
+    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register) {
       Insts[D.Inst].KillsBase = B;
+      if (Kills.empty() || Kills.back() != D.Inst)
+        Kills.push_back(D.Inst); // Defs is in program order
+    }
   }
 }
 
@@ -965,8 +1041,7 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
     LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
   std::vector<Opnd> &Chunk = LateOps.back();
   size_t At = Chunk.size();
-  for (Opnd &O : LateScratch)
-    Chunk.push_back(std::move(O));
+  Chunk.insert(Chunk.end(), LateScratch.begin(), LateScratch.end());
   I.OpOff = uint32_t(At);
   I.Ops = {Chunk.data() + At, uint32_t(N)};
   I.Partial = false;

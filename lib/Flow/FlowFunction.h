@@ -351,47 +351,29 @@ private:
 /// into the module's text; one cache per thread.
 class ClassCache {
 public:
-  /// Op of Head with NumOperands operands (parsed), or of the head alone.
-  const AsyncOp *find(std::string_view Head, uint32_t Key) const {
-    auto It = Map.find(ClassKey{Head, Key});
-    return It == Map.end() ? nullptr : &It->second;
-  }
-  const AsyncOp &insert(std::string_view Head, uint32_t Key, const AsyncOp &Op) {
-    return Map.emplace(ClassKey{Head, Key}, Op).first->second;
-  }
+  /// Op of Head with Operands - 1 operands (parsed), or of the head alone
+  /// (Operands 0); nullptr when not cached yet.
+  const AsyncOp *find(std::string_view Head, uint32_t Operands) const;
+  /// Caches Op; the reference holds until the next insert.
+  const AsyncOp &insert(std::string_view Head, uint32_t Operands, const AsyncOp &Op);
 
 private:
-  struct ClassKey {
-    std::string_view Head;
-    uint32_t Operands; ///< parsed: operand count + 1; else 0
-    bool operator==(const ClassKey &O) const {
-      return Operands == O.Operands && Head == O.Head;
-    }
+  /// Open addressing, the hash kept per slot: found once per instruction
+  /// with a role (std::unordered_map's murmur hash and node walk cost ~150
+  /// instructions a head of 50-100 bytes).
+  struct Slot {
+    const char *Head = nullptr; ///< nullptr: empty
+    uint32_t Size = 0, Operands = 0;
+    uint64_t Hash = 0;
+    AsyncOp Op;
   };
-  /// Heads are 10 to 80 bytes and hashed once per instruction with a
-  /// role: eight bytes per step (std::hash's murmur cost ~90 instructions
-  /// a head).
-  struct ClassKeyHash {
-    size_t operator()(const ClassKey &K) const {
-      const char *P = K.Head.data();
-      size_t N = K.Head.size();
-      uint64_t H = N * 0x9E3779B97F4A7C15ull ^ (uint64_t(K.Operands) << 32);
-      auto Mix = [&](uint64_t W) { H = (H ^ W) * 0xFF51AFD7ED558CCDull; };
-      size_t X = 0;
-      for (; X + 8 <= N; X += 8) {
-        uint64_t W;
-        std::memcpy(&W, P + X, 8);
-        Mix(W);
-      }
-      if (X < N) { // the last eight bytes (all of a shorter head)
-        uint64_t W = 0;
-        std::memcpy(&W, N >= 8 ? P + N - 8 : P, N >= 8 ? 8 : N);
-        Mix(W);
-      }
-      return size_t(H ^ (H >> 29));
-    }
-  };
-  std::unordered_map<ClassKey, AsyncOp, ClassKeyHash> Map;
+  /// A hash of the length, the operand count and three 8-byte samples
+  /// (the start, the middle, the end): heads differ mostly in those, and
+  /// keys that collide are told apart by comparing their bytes.
+  static uint64_t hash(std::string_view Head, uint32_t Operands);
+  size_t slotOf(std::string_view Head, uint32_t Operands, uint64_t H) const;
+  std::vector<Slot> Slots;
+  size_t Count = 0;
 };
 
 /// Functions of a module by name: true when defined with a body here.
@@ -505,6 +487,9 @@ public:
 private:
   void build();
   void decode(FlowInst &I, const Statement &S);
+  /// decode() of a statement the parser built: classified and its
+  /// operands taken from the AST.
+  void decodeParsed(FlowInst &I, const Instruction &P);
   /// A parsed operand as the rules see it.
   Opnd fromAst(const Operand &A) const;
   /// Appends I's operands to Pool and points I.Ops at them.
@@ -517,7 +502,8 @@ private:
   /// Instructions whose result evalDef() derives from their operands.
   static bool computesValue(const FlowInst &I);
   void buildBlocks();
-  void computeValues();
+  /// Register values; Kills: the instructions with a KillsBase, in order.
+  void computeValues(std::vector<uint32_t> &Kills);
   /// Adds O's register to the slice (and to Work) if it is not in it yet.
   void markInSlice(const Opnd &O, std::vector<int32_t> &Work) const;
   /// Evaluates the registers of Work and those they derive from, all new to

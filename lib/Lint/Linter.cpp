@@ -11,6 +11,7 @@
 #include "ptxlint/RuleRegistry.h"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 
 namespace ptxlint {
@@ -175,14 +176,18 @@ struct StageDiags {
 
 /// Parses the statements of Selected that pass Want, in order; their
 /// diagnostics (reported to Scratch) go to Into, tagged with the statement.
+/// Before, if set, is called with each statement before its parse.
 template <typename Pred>
 void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
                    const std::vector<uint32_t> &Selected, size_t From,
-                   size_t To, Pred Want, StageDiags &Into) {
+                   size_t To, Pred Want, StageDiags &Into,
+                   const std::function<void(uint32_t)> &Before = {}) {
   for (size_t X = From; X < To; ++X) {
     uint32_t K = Selected[X];
     if (!Want(K))
       continue;
+    if (Before)
+      Before(K);
     Parser.parse(K);
     Into.collect(Scratch, K);
   }
@@ -196,9 +201,15 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   Policy.begin(Diags);
   LintResult R;
   Module M;
-  scanModule(Buffer.text(), M, Diags);
+  // Each pass over the whole text drops mapped text behind it (see
+  // SourceBuffer::dropBefore): a pass touches it again only where it reads.
+  ScanLimits Limits;
+  Limits.DropBehind = &Buffer;
+  Buffer.startPass();
+  scanModule(Buffer.text(), M, Diags, Limits);
   R.Statements = M.Statements.size();
-  std::vector<uint32_t> Selected = selectForParse(M);
+  Buffer.startPass();
+  std::vector<uint32_t> Selected = selectForParse(M, &Buffer);
   R.ParsedStatements = Selected.size();
 
   // Module-level facts first: directives, declarations, function headers.
@@ -214,9 +225,12 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   auto IsInstruction = [&](uint32_t K) {
     return M.Statements[K].Kind == StatementKind::Instruction;
   };
+  Buffer.startPass();
   parseSelected(Parser, ParseScratch, Selected, 0, Selected.size(),
-                [&](uint32_t K) { return !IsInstruction(K); }, HeadParse);
-  SymbolTable Symbols(M);
+                [&](uint32_t K) { return !IsInstruction(K); }, HeadParse,
+                [&](uint32_t K) { Buffer.dropBefore(M.Statements[K].Range.Begin); });
+  Buffer.startPass();
+  SymbolTable Symbols(M, [&](uint32_t Offset) { Buffer.dropBefore(Offset); });
   ModuleSettings Settings = settingsFor(M, Opts);
   auto Passes = createAllPasses();
   std::vector<StageDiags> PassDiags(Passes.size());
@@ -236,6 +250,7 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
 
   // Then the instructions, one batch of functions at a time.
   Parsing = &BodyParse;
+  Buffer.startPass();
   size_t X = 0;
   for (const StatementBatch &B : batchesOf(M, Opts.threadCount())) {
     size_t From = X;
@@ -254,6 +269,8 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
     for (size_t Y = From; Y < X; ++Y)
       if (IsInstruction(Selected[Y]))
         M.Statements[Selected[Y]].ParsedIndex = -1;
+    if (B.End < M.Statements.size())
+      Buffer.dropBefore(M.Statements[B.End].Range.Begin);
   }
   M.Instructions = {};
 

@@ -5,7 +5,9 @@
 #include "Parse/Scanner.h"
 
 #include "ptxlint/RuleRegistry.h"
+#include "ptxlint/SourceBuffer.h"
 
+#include <algorithm>
 #include <cstdio>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -383,7 +385,8 @@ void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
   S.Kind = K;
   S.Range = {B, E};
   S.HeadBegin = HeadB;
-  S.HeadSize = HeadE - HeadB;
+  // A head of 16 MB is no instruction's: its first 16 MB tell as much.
+  S.HeadSize = std::min(HeadE - HeadB, Statement::MaxHeadSize);
   S.Function = CurrentFunction;
   M.Statements.push_back(S);
 }
@@ -606,10 +609,16 @@ void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
 }
 
 void ScannerImpl::run() {
+  // The scan never reads before the statement it is at.
+  uint32_t NextDrop = Limits.DropBehind ? 0 : UINT32_MAX;
   while (true) {
     skipSpaceAndComments();
     if (P >= N)
       break;
+    if (P >= NextDrop) {
+      Limits.DropBehind->dropBefore(P);
+      NextDrop = P + (1u << 20);
+    }
     char C = T[P];
     BlockKind Top = Blocks.empty() ? BlockKind::Plain : Blocks.back().first;
 

@@ -18,11 +18,15 @@
 
 namespace ptxlint {
 
+class SourceBuffer;
+
 struct ScanLimits {
   /// Statements longer than this are not handed to the parser.
   uint32_t MaxParsedStatementBytes = 64 * 1024;
   /// Brace/paren nesting inside one statement beyond this is an error.
   uint32_t MaxStatementNesting = 256;
+  /// Mapped text: dropped from memory behind the scan (dropBefore).
+  const SourceBuffer *DropBehind = nullptr;
 };
 
 /// Appends the statements of Text to M.Statements and fills M.Functions

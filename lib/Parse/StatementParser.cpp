@@ -4,6 +4,7 @@
 
 #include "Parse/Cst.h"
 #include "Parse/FastLexer.h"
+#include "Parse/Scanner.h"
 
 #include "ptxlint/RuleRegistry.h"
 
@@ -197,6 +198,25 @@ struct StatementParser::Impl {
   }
   std::unordered_map<std::string, Cst> &Shapes = shapes();
   const Cst *Tree = nullptr;
+
+  /// Whether the statement's brackets nest deeper than the scanner lets a
+  /// parsed statement nest: never for a statement as scanned. Mapped text
+  /// (see readInput) written while it is linted may no longer be what the
+  /// scanner saw; this keeps ANTLR's recursion bounded then (the driver
+  /// drops that lint's result).
+  bool nestedTooDeep() const {
+    using L = PtxStatementLexer;
+    uint32_t Depth = 0;
+    for (const Tok &T : Toks)
+      if (T.Type == L::LPAREN || T.Type == L::LBRACK || T.Type == L::LBRACE) {
+        if (++Depth > ScanLimits().MaxStatementNesting)
+          return true;
+      } else if ((T.Type == L::RPAREN || T.Type == L::RBRACK || T.Type == L::RBRACE) &&
+                 Depth > 0) {
+        --Depth;
+      }
+    return false;
+  }
   size_t ShapeHits = 0, ShapeMisses = 0, DirectlyBuilt = 0;
 
   static constexpr size_t MaxShapes = 1 << 16;
@@ -1278,7 +1298,7 @@ bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
   F->IsEntry = child(Root, CstKind::Terminal, PtxStatementLexer::ENTRY) != ~0u;
   uint32_t Name = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   F->NameRange = range(Name);
-  F->Name = text(F->NameRange);
+  F->Name = M.FunctionNames.emplace_back(text(F->NameRange));
   int32_t FIndex = int32_t(F - M.Functions.data());
   for (uint32_t PL : children(Root, CstKind::ParamList))
     for (uint32_t Prm : children(PL, CstKind::Param)) {
@@ -1342,7 +1362,7 @@ bool StatementParser::parse(uint32_t Index) {
     }
     if (R == EntryRule::Declaration && I->Direct && I->declareDirect(S))
       return true;
-    if (!I->parseShape(Text, R))
+    if (I->nestedTooDeep() || !I->parseShape(Text, R))
       return false;
     switch (R) {
     case EntryRule::Instruction: return I->parseInstruction(S);

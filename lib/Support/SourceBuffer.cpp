@@ -7,6 +7,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace ptxlint {
 
@@ -120,6 +124,24 @@ std::string_view SourceBuffer::lineText(unsigned Line) const {
   while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
     L.remove_suffix(1);
   return L;
+}
+
+void SourceBuffer::dropBefore(uint32_t Offset) const {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+  constexpr uint32_t Step = 1 << 20;
+  if (!Mapped || Offset < DroppedTo + Step)
+    return;
+  static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
+  // The mapping starts on a page: drop the whole pages in [DroppedTo, Offset).
+  uintptr_t Base = reinterpret_cast<uintptr_t>(text().data());
+  uintptr_t B = (Base + DroppedTo + Page - 1) & ~(Page - 1);
+  uintptr_t E = (Base + Offset) & ~(Page - 1);
+  if (E > B)
+    (void)madvise(reinterpret_cast<void *>(B), E - B, MADV_DONTNEED);
+  DroppedTo = Offset;
+#else
+  (void)Offset;
+#endif
 }
 
 } // namespace ptxlint
