@@ -112,6 +112,26 @@ uint64_t CompletionTracker::bytesOf(size_t K) {
   return St.Bytes;
 }
 
+// The loads a wait on instruction K's barrier completes (its barrier, or
+// any when either side's is not known), found once per wait.
+uint64_t CompletionTracker::waitedSites(uint32_t K) {
+  if (WaitKnown.empty()) {
+    WaitKnown.assign(FF.Insts.size(), 0);
+    WaitedBy.assign(FF.Insts.size(), 0);
+  }
+  if (!WaitKnown[K]) {
+    const FlowInst &I = FF.Insts[K];
+    AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
+    for (uint32_t X : OfRole[size_t(Role::MbarLoad)]) {
+      const Site &St = Sites[X];
+      if (!Bar.valid() || !St.Mbar.valid() || Bar == St.Mbar)
+        WaitedBy[K] |= uint64_t(1) << X;
+    }
+    WaitKnown[K] = 1;
+  }
+  return WaitedBy[K];
+}
+
 // Whether a predicated commit/wait surely covers a site: it runs under
 // the same predicate as the copy ("@p cp...; @p commit").
 bool CompletionTracker::covers(const FlowInst &Op, const Site &St) {
@@ -220,14 +240,12 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
       Wait(Role::BulkGroup, FF.constant(FF.operand(I, I.Op.WaitNOp)));
       S.W.drop([&](size_t X) { return covers(I, Sites[X]); });
       break;
-    case OpKind::MbarWait: {
-      AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
-      forRole(S, Role::MbarLoad, [&](uint8_t &F, const Site &St) {
-        if (!Bar.valid() || !St.Mbar.valid() || Bar == St.Mbar)
-          F = killMaybe(F, G);
-      });
+    case OpKind::MbarWait:
+      for (uint64_t M = waitedSites(K); M; M &= M - 1) {
+        size_t X = size_t(__builtin_ctzll(M));
+        S.F[X] = killMaybe(S.F[X], G);
+      }
       break;
-    }
     case OpKind::Call:
       if (C.callHasEffects(I)) {
         for (uint8_t &F : S.F)

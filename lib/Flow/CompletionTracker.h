@@ -184,6 +184,9 @@ private:
   /// (bit K: site K), forgotten where an instruction redefines the base.
   std::vector<uint64_t> SitesIn;
   bool covers(const FlowInst &Op, const Site &St);
+  uint64_t waitedSites(uint32_t K);
+  std::vector<uint64_t> WaitedBy; ///< per instruction: waitedSites(), once known
+  std::vector<char> WaitKnown;
   /// The bytes site K's copy moves, 0 when unknown.
   uint64_t bytesOf(size_t K);
   void committed(CompState &S, Role R, const FlowInst *Op);
