@@ -77,7 +77,15 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   size_t NB = FF.Blocks.size();
   Cyclic.assign(NB, -1);
   EdgeStart.reserve(2 * NB + 1);
-  AtomTable.assign(256, AtomSlot{});
+  // Room for about two atoms per conditional branch (a comparison and its
+  // predicate) before the table grows: a small function's is small.
+  size_t Branches = 0;
+  for (const Block &Bl : FF.Blocks)
+    Branches += Bl.Succs.size() == 2;
+  size_t Slots = 16;
+  while (Slots < 4 * Branches && Slots < 256)
+    Slots *= 2;
+  AtomTable.assign(Slots, AtomSlot{});
   for (uint32_t B = 0; B < NB; ++B) {
     const Block &Bl = FF.Blocks[B];
     EdgeStart.push_back(uint32_t(EdgeLits.size()));
