@@ -35,6 +35,9 @@ public:
   EventLists(const FlowFunction &FF, KeepFn &&Keep,
              const std::vector<uint32_t> *Extra = nullptr) {
     Start.reserve(FF.Blocks.size() + 1);
+    // Most events are instructions with a role: one allocation, not one per
+    // doubling.
+    Ev.reserve(FF.RoleInsts.size() + (Extra ? Extra->size() : 0));
     size_t X = 0;
     for (const Block &Bl : FF.Blocks) {
       Start.push_back(uint32_t(Ev.size()));
