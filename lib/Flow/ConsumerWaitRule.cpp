@@ -1012,11 +1012,19 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       return; // too many to tell apart: silent
     Cls.push_back(*A);
   }
+  // The classes a barrier form may be, once per form (waits repeat a few).
+  std::vector<std::pair<Form, uint64_t>> MaskOf;
   auto Mask = [&](const Shape &A) {
+    if (!A)
+      return uint64_t(0); // (mayBeSame of no form: none)
+    for (const auto &[F, M] : MaskOf)
+      if (F == *A)
+        return M;
     uint64_t M = 0;
     for (size_t X = 0; X < Cls.size(); ++X)
       if (Arr.mayBeSame(A, Cls[X]))
         M |= uint64_t(1) << X;
+    MaskOf.push_back({*A, M});
     return M;
   };
   // Per role instruction: the classes a blocking wait acquires, the class
