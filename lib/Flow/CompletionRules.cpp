@@ -53,6 +53,7 @@ int32_t RewrittenObject::operator()(const FlowInst &I) const {
 CompletionTracker::CompletionTracker(const FlowRuleContext &C)
     : C(C), FF(C.FF), SiteOf(C.FF.Insts.size(), -1),
       Rewriters(C.FF, RewrittenObject{&C.FF}) {
+  Sites.reserve(std::min(FF.RoleInsts.size(), MaxSites));
   // Copies that are committed first, then the mbarrier-completed loads: a
   // kernel's many TMA loads must not crowd its epilogue's stores out of the
   // site cap.
