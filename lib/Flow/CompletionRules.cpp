@@ -88,6 +88,8 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
   while (NC < Sites.size() && Sites[NC].R != Role::MbarLoad)
     ++NC;
   SitesIn.assign(FF.Bases.size(), 0);
+  for (std::vector<uint32_t> &Of : OfRole)
+    Of.reserve(Sites.size());
   for (uint32_t X = 0; X < Sites.size(); ++X) {
     const Site &St = Sites[X];
     OfRole[size_t(St.R)].push_back(X);
