@@ -484,7 +484,6 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 }
 
 void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
-  I.Parsed = &P;
   I.Op = classifyMemo(I.Head, &P);
   I.OpOff = uint32_t(OpPool.size());
   for (const Operand &A : P.Operands)

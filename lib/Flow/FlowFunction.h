@@ -115,18 +115,19 @@ struct OpndSpan {
 };
 
 struct FlowInst {
-  uint32_t Stmt = 0;
-  SourceRange Range;
+  // (Fields in an order that leaves no padding: 96 bytes on a 64-bit
+  // host, one per instruction of an analysed function.)
   std::string_view Head;
-  const Instruction *Parsed = nullptr;
-  AsyncOp Op;
+  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
   // Operands; decoded on first use for some instructions (Partial), hence
   // mutable: FlowFunction::operand() fills them in.
   mutable OpndSpan Ops;
+  AsyncOp Op;
+  SourceRange Range;
+  uint32_t Stmt = 0;
   mutable uint32_t OpOff = 0; ///< Ops: offset in the pool that holds them
-  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
-  bool GuardNeg = false;
   int32_t KillsBase = -1; ///< base id whose register this defines
+  bool GuardNeg = false;
   mutable bool Partial = false; ///< operands not decoded yet
   mutable uint8_t ValOp = 0xff; ///< memo of the opcode class evalDef() reads
 

@@ -138,7 +138,7 @@ TEST_CASE("decode: the fast path agrees with the general splitter") {
   const FlowFunction &FF = T.FF;
   int Compared = 0;
   for (const FlowInst &I : FF.Insts) {
-    if (I.Parsed)
+    if (T.M.Statements[I.Stmt].ParsedIndex >= 0)
       continue; // from the AST, not from text
     for (uint32_t K = 0;; ++K) {
       std::optional<Opnd> Alone = FF.operandFromText(I, K);
