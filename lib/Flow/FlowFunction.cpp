@@ -741,11 +741,6 @@ bool FlowFunction::deferredDecode(const AsyncOp &Op) {
          Op.Kind == OpKind::DescriptorRead; // dozens of accumulator registers
 }
 
-const Opnd *FlowFunction::operand(const FlowInst &I, int8_t K) const {
-  ensureDecoded(I);
-  return I.op(K);
-}
-
 bool FlowFunction::computesValue(const FlowInst &I) {
   uint8_t V = valOpOf(I);
   return V >= VMov && V <= VMapa;

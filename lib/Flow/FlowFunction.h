@@ -408,7 +408,12 @@ public:
   mutable std::vector<BaseInfo> Bases;
 
   /// Operand K of I, decoding I's operands first if build() deferred them.
-  const Opnd *operand(const FlowInst &I, int8_t K) const;
+  /// (Inline: rules ask for operands in their transfer functions.)
+  const Opnd *operand(const FlowInst &I, int8_t K) const {
+    if (I.Partial)
+      ensureDecoded(I);
+    return I.op(K);
+  }
   /// Operand K of I decoded from I's text alone, the others not decoded:
   /// for rules that read one operand of every instruction of a kind with
   /// dozens of operands (a tcgen05.ld's 32 destinations), where operand()
