@@ -920,10 +920,8 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
       return V;
-    if (VO == VCvta && Self.K == Val::Ptr && !Bases[size_t(Self.Base)].CvtaPointer) {
+    if (VO == VCvta && Self.K == Val::Ptr)
       Bases[size_t(Self.Base)].CvtaPointer = true; // a pointer of its own
-      ++CvtaFlips;
-    }
     return Self;
   }
   // Swizzles (xor), alignment masks and bit-or'd offsets of a pointer stay
@@ -1116,9 +1114,12 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   // In program order, so that a pass sees most definitions before their uses.
   std::sort(NewDefs.begin(), NewDefs.end());
   // A definition is evaluated again only when a register it reads changed
-  // since (or a base became a cvta'd pointer): otherwise its last value is
-  // what evalDef() would return. The registers each one reads: a list per
-  // register through EvalUserHead (reset on the way out).
+  // since: otherwise its last value is what evalDef() would return. The
+  // registers each one reads: a list per register through EvalUserHead
+  // (reset on the way out). A base that becomes a cvta'd pointer changes
+  // what Symbolic() says of values with that base; until then only its own
+  // register holds it (evalValue() passes on symbolic bases alone), and
+  // that register's readers are listed like any other's.
   size_t ND = NewDefs.size();
   std::vector<Val> &Last = EvalLast;
   std::vector<char> &Dirty = EvalDirty;
@@ -1148,10 +1149,7 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
       const Def &D = Defs[NewDefs[P]];
       if (Dirty[P]) {
         Dirty[P] = 0;
-        uint32_t Flips = CvtaFlips;
         Last[P] = evalDef(Insts[D.Inst], D.Reg);
-        if (Flips != CvtaFlips)
-          Dirty.assign(ND, 1); // Symbolic() may answer otherwise now
       }
       const Val &V = Last[P];
       if (V.K == Val::Undef)

@@ -571,7 +571,6 @@ private:
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
   mutable std::vector<int32_t> EvalUserHead; ///< per register: its first reader, -1
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
-  mutable uint32_t CvtaFlips = 0; ///< bases found to be cvta'd pointers
   mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value
