@@ -79,8 +79,7 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
              R,
              FF.address(FF.operand(I, I.Op.DstOp)),
              FF.address(FF.operand(I, I.Op.SrcOp)),
-             FF.address(FF.operand(I, I.Op.MbarOp)),
-             C.copyBytes(I).value_or(0)};
+             FF.address(FF.operand(I, I.Op.MbarOp))};
       SiteOf[K] = int32_t(Sites.size());
       Sites.push_back(S);
     }
@@ -102,6 +101,15 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
   ReportedUse.assign(Sites.size(), 0);
   AtExit.F.assign(Sites.size(), Absent);
   AtExit.W.N = AtExit.U.N = NC;
+}
+
+uint64_t CompletionTracker::bytesOf(size_t K) {
+  Site &St = Sites[K];
+  if (!St.BytesKnown) {
+    St.Bytes = C.copyBytes(FF.Insts[St.Inst]).value_or(0);
+    St.BytesKnown = true;
+  }
+  return St.Bytes;
 }
 
 // Whether a predicated commit/wait surely covers a site: it runs under
@@ -221,7 +229,7 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
       break;
     }
     case OpKind::Call:
-      if (FF.callHasEffects(I)) {
+      if (C.callHasEffects(I)) {
         for (uint8_t &F : S.F)
           F = killMaybe(F, false);
         S.W.clear();

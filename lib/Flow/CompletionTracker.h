@@ -36,7 +36,8 @@ struct Site {
   uint32_t Inst;
   Role R;
   AddrKey Dst, Src, Mbar;
-  uint64_t Bytes = 0;
+  uint64_t Bytes = 0;      ///< CompletionTracker::bytesOf()
+  bool BytesKnown = false; ///< Bytes found (most sites are never asked)
 };
 
 constexpr size_t MaxSites = 64;
@@ -183,6 +184,8 @@ private:
   /// (bit K: site K), forgotten where an instruction redefines the base.
   std::vector<uint64_t> SitesIn;
   bool covers(const FlowInst &Op, const Site &St);
+  /// The bytes site K's copy moves, 0 when unknown.
+  uint64_t bytesOf(size_t K);
   void committed(CompState &S, Role R, const FlowInst *Op);
   bool changes(uint32_t K);
   void transfer(uint32_t B, CompState &S, bool Report);
@@ -211,6 +214,7 @@ private:
 
   // --- F406 (WriteInFlightRule.cpp) ---
   void noteUnwaited(FlowDiag &D, size_t Victim, size_t Trigger);
+  bool storeActive(const CompState &S, bool Loose);
   void checkWrite(const CompState &S, const FlowInst &W);
   void buildStages();
   bool coveredBetween(uint32_t From, uint32_t To);

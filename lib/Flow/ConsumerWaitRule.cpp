@@ -96,28 +96,6 @@ private:
   std::vector<Form> Arrays;
 };
 
-/// The form of each mbarrier operation's barrier address, computed once
-/// (rules ask per window).
-class BarrierForms {
-public:
-  explicit BarrierForms(const FlowFunction &FF)
-      : FF(FF), Slot(FF.Insts.size(), -1) {}
-  const Shape &operator()(uint32_t K) {
-    int32_t &X = Slot[K];
-    if (X < 0) {
-      const FlowInst &I = FF.Insts[K];
-      X = int32_t(Forms.size());
-      Forms.push_back(FF.form(FF.operand(I, I.Op.MbarOp), K));
-    }
-    return Forms[size_t(X)];
-  }
-
-private:
-  const FlowFunction &FF;
-  std::vector<int32_t> Slot; ///< per instruction: its form's index, -1
-  std::deque<Shape> Forms;   ///< stable references as it grows
-};
-
 /// tcgen05.alloc: writes the address of the tensor memory it allocated to
 /// the shared-memory word its first operand addresses.
 bool isTmemAlloc(const FlowInst &I) {
@@ -128,10 +106,9 @@ bool isTmemAlloc(const FlowInst &I) {
 /// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
 /// clusterlaunchcontrol.try_cancel (its response).
 bool fillsOnBarrier(const FlowInst &I) {
-  return (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-          I.Op.writesShared()) ||
-         I.Op.Kind == OpKind::CpAsyncMbarrierArrive ||
-         I.Op.Kind == OpKind::ClcTryCancel;
+  const AsyncOp &Op = I.Op;
+  return Op.Kind == OpKind::CpAsyncMbarrierArrive || Op.Kind == OpKind::ClcTryCancel ||
+         (Op.Comp == Completion::Mbarrier && Op.writesShared());
 }
 
 /// A fill, or an expect_tx that arms a fill's barrier: what a producer
@@ -233,6 +210,17 @@ bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
     }
   return false;
 }
+
+} // namespace
+
+bool BarrierFacts::blocks(uint32_t K) {
+  int8_t &B = Blocking[K];
+  if (B < 0)
+    B = blocksUntilDone(FF, K);
+  return B != 0;
+}
+
+namespace {
 
 /// Whether the register Reg that instruction J defines is the address of
 /// an mbarrier operation after J and before Limit (nvcc reuses an address
@@ -642,12 +630,12 @@ private:
 
 void runConsumerWaitRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  bool HasFill = false;
-  for (uint32_t K : FF.RoleInsts)
-    HasFill |= fillsOnBarrier(FF.Insts[K]);
+  bool HasFill = std::any_of(FF.RoleInsts.begin(), FF.RoleInsts.end(),
+                             [&](uint32_t K) { return fillsOnBarrier(FF.Insts[K]); });
   if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   for (uint32_t K : FF.RoleInsts)
     if (FF.Insts[K].Op.MbarOp >= 0)
@@ -760,7 +748,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
-      if (!blocksUntilDone(FF, K))
+      if (!Facts.blocks(K))
         break; // a probe
       const Shape &A = BarrierOf(K);
       for (size_t F = 0; F < Full.size(); ++F)
@@ -790,7 +778,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       At(K).Syncs = I.Head.find(".arrive") == std::string_view::npos;
       break;
     case OpKind::Call:
-      if (FF.callHasEffects(I))
+      if (C.callHasEffects(I))
         At(K).Acquires = ~uint64_t(0); // it may wait on our behalf
       break;
     case OpKind::DescriptorRead:
@@ -999,7 +987,8 @@ bool releasesStage(const FlowInst &I) {
 void runStageAcquireRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   const std::vector<uint32_t> &RI = FF.RoleInsts;
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   std::vector<Form> Cls; // the barrier classes waited on or signalled
   auto ClassOf = [&](const Shape &A) -> int {
@@ -1040,7 +1029,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K)) {
+    if (I.Op.Kind == OpKind::MbarWait && Facts.blocks(K)) {
       const Shape &W = BarrierOf(K);
       AcqOf[X + 1] = Mask(W);
       // A wait on one constant barrier acquires that element only.
@@ -1052,7 +1041,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   }
   auto Acq = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0); // it may wait on our behalf
     return AcqOf[EvOf[K]];
   };
@@ -1191,7 +1180,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // (ByElement).
   auto Exact = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0);
     return ExactOf[EvOf[K]];
   };
@@ -1418,12 +1407,12 @@ void runPublishRule(const FlowRuleContext &C) {
   auto Effect = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
     uint64_t M = 0;
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0);
     for (size_t X = 0; X < Pubs.size(); ++X) {
       const Publish &P = Pubs[X];
       if (K == P.Write ||
-          (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K) &&
+          (I.Op.Kind == OpKind::MbarWait && C.barriers().blocks(K) &&
            std::find(P.SignalledAfter.begin(), P.SignalledAfter.end(),
                      FF.address(FF.operand(I, I.Op.MbarOp))) !=
                P.SignalledAfter.end()) ||
@@ -1662,7 +1651,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // commit that releases a load stage).
   std::vector<uint32_t> Extra; // the tensor-memory reads and writes
   std::vector<uint32_t> Stores; // tcgen05.st, tcgen05.wait::st
-  for (uint32_t K = 0; K < FF.Insts.size(); ++K) {
+  const uint32_t NI = uint32_t(FF.Insts.size()); // (every instruction: hoisted)
+  for (uint32_t K = 0; K < NI; ++K) {
     const FlowInst &I = FF.Insts[K];
     if (I.Head.size() < 8 || I.Head[0] != 't' || !headStarts(I, "tcgen05."))
       continue;
@@ -1672,7 +1662,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
         headStarts(I, "tcgen05.cp"))
       Extra.push_back(K);
   }
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   // A hand-over class and the columns its writers store (start, count);
   // All: any column.
@@ -1851,13 +1842,13 @@ void runTmemReadRule(const FlowRuleContext &C) {
       Set(K, Every, 0); // own st/cp
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I)) {
       Set(K, Every, 0);
     } else if (I.Op.Kind == OpKind::MmaCommitArrive || I.Op.Kind == OpKind::MbarArrive) {
       Set(K, 0, GateBits(BarrierOf(K)));
     } else if (I.Op.Kind == OpKind::MbarWait) {
       if (uint64_t M = HandBits(BarrierOf(K))) {
-        if (blocksUntilDone(FF, K))
+        if (Facts.blocks(K))
           Set(K, M, 0);
         else
           Probes = true;

@@ -131,10 +131,9 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   std::sort(Kills.begin(), Kills.end());
   Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
   std::sort(Sets.begin(), Sets.end());
-  for (const auto &KA : Kills)
-    Events.push_back(KA.first);
-  std::sort(Events.begin(), Events.end());
-  Events.erase(std::unique(Events.begin(), Events.end()), Events.end());
+  for (const auto &KA : Kills) // (sorted: each instruction once)
+    if (Events.empty() || Events.back() != KA.first)
+      Events.push_back(KA.first);
   KillStart.reserve(Events.size() + 1);
   KillAtoms.reserve(Kills.size());
   EventSets.assign(Events.size(), NoLit);
@@ -143,8 +142,12 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   for (size_t E = 0; E < Events.size(); ++E) {
     EventOf[Events[E]] = int32_t(E);
     KillStart.push_back(uint32_t(KillAtoms.size()));
-    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X)
+    uint64_t Bits = 0;
+    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X) {
       KillAtoms.push_back(Kills[X].second);
+      Bits |= uint64_t(1) << (Kills[X].second & 63);
+    }
+    KillBits.push_back(Bits);
     for (; Y < Sets.size() && Sets[Y].first == Events[E]; ++Y)
       EventSets[E] = Sets[Y].second; // one flag per mov.pred
   }
@@ -187,9 +190,8 @@ uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
   }
 }
 
-Lit PathConditions::opaque(int32_t P, bool Want) {
-  uint32_t A = atomFor(KOpaque << 40 | uint32_t(P), 0, P, -1);
-  return Lit(A) << 1 | (Want ? 0u : 1u);
+uint32_t PathConditions::opaqueAtom(int32_t P) {
+  return atomFor(KOpaque << 40 | uint32_t(P), 0, P, -1);
 }
 
 int64_t PathConditions::reachingDef(int32_t R, uint32_t At) const {
@@ -230,11 +232,14 @@ bool PathConditions::inCycle(uint32_t B) {
   if (Cyclic[B] >= 0)
     return Cyclic[B] != 0;
   // Tarjan's strongly connected components, iteratively, for every block.
+  // A block is on the stack while it has an index and no component yet
+  // (Cyclic still -1).
   size_t NB = FF.Blocks.size();
   std::vector<int32_t> Index(NB, -1), Low(NB, 0);
-  std::vector<char> OnStack(NB, 0);
   std::vector<uint32_t> Stack;
-  std::vector<std::pair<uint32_t, size_t>> Call;
+  std::vector<std::pair<uint32_t, uint32_t>> Call; // (block, next successor)
+  Stack.reserve(NB);
+  Call.reserve(NB);
   int32_t Next = 0;
   for (uint32_t Root = 0; Root < NB; ++Root) {
     if (Index[Root] >= 0)
@@ -242,7 +247,6 @@ bool PathConditions::inCycle(uint32_t B) {
     Call.push_back({Root, 0});
     Index[Root] = Low[Root] = Next++;
     Stack.push_back(Root);
-    OnStack[Root] = 1;
     while (!Call.empty()) {
       auto &[V, I] = Call.back();
       const BlockSuccs &Succs = FF.Blocks[V].Succs;
@@ -251,9 +255,8 @@ bool PathConditions::inCycle(uint32_t B) {
         if (Index[W] < 0) {
           Index[W] = Low[W] = Next++;
           Stack.push_back(W);
-          OnStack[W] = 1;
           Call.push_back({W, 0});
-        } else if (OnStack[W]) {
+        } else if (Cyclic[W] < 0) { // on the stack
           Low[V] = std::min(Low[V], Index[W]);
         }
         continue;
@@ -273,11 +276,9 @@ bool PathConditions::inCycle(uint32_t B) {
       bool Self = false;
       for (uint32_t S : FF.Blocks[Done].Succs)
         Self |= S == Done;
-      bool InCycle = Stack.size() - From > 1 || Self;
-      for (size_t X = From; X < Stack.size(); ++X) {
-        OnStack[Stack[X]] = 0;
+      int8_t InCycle = Stack.size() - From > 1 || Self;
+      for (size_t X = From; X < Stack.size(); ++X)
         Cyclic[Stack[X]] = InCycle;
-      }
       Stack.resize(From);
     }
   }
@@ -294,8 +295,10 @@ void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,
   };
   // The predicate itself, when its value at At is its value at Pos.
   auto Opaque = [&] {
-    if (At == Pos || stable(P, At, Pos))
-      Push([&](bool Want) { return opaque(P, Want); });
+    if (!(At == Pos || stable(P, At, Pos)) || (!Out[0] && !Out[1]))
+      return;
+    uint32_t A = opaqueAtom(P); // (one look-up for both sides)
+    Push([&](bool Want) { return Lit(A) << 1 | (Want ? 0u : 1u); });
   };
   int64_t S = Depth > MaxDepth ? -1 : reachingDef(P, At);
   if (S < 0)
