@@ -1114,16 +1114,14 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   // In program order, so that a pass sees most definitions before their uses.
   std::sort(NewDefs.begin(), NewDefs.end());
   // A definition is evaluated again only when a register it reads changed
-  // since: otherwise its last value is what evalDef() would return. The
+  // since: otherwise it would give its last value again. The
   // registers each one reads: a list per register through EvalUserHead
   // (reset on the way out). A base that becomes a cvta'd pointer changes
   // what Symbolic() says of values with that base; until then only its own
   // register holds it (evalValue() passes on symbolic bases alone), and
   // that register's readers are listed like any other's.
   size_t ND = NewDefs.size();
-  std::vector<Val> &Last = EvalLast;
   std::vector<char> &Dirty = EvalDirty;
-  Last.assign(ND, Val{});
   Dirty.assign(ND, 1);
   if (EvalUserHead.size() < RegNames.size())
     EvalUserHead.resize(RegNames.size(), -1);
@@ -1146,12 +1144,14 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
     Changed = false;
     for (uint32_t P = 0; P < ND; ++P) {
+      // A definition not marked gives its last value again, which its
+      // register's value already includes (joinVal() is a join: joining a
+      // value in twice changes nothing).
+      if (!Dirty[P])
+        continue;
+      Dirty[P] = 0;
       const Def &D = Defs[NewDefs[P]];
-      if (Dirty[P]) {
-        Dirty[P] = 0;
-        Last[P] = evalDef(Insts[D.Inst], D.Reg);
-      }
-      const Val &V = Last[P];
+      Val V = evalDef(Insts[D.Inst], D.Reg);
       if (V.K == Val::Undef)
         continue;
       Val J = joinVal(RegVals[size_t(D.Reg)], V);

@@ -567,7 +567,6 @@ private:
   mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
-  mutable std::vector<Val> EvalLast;  ///< per new definition: its last value
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
   mutable std::vector<int32_t> EvalUserHead; ///< per register: its first reader, -1
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
