@@ -238,7 +238,7 @@ int32_t NameTable::find(std::string_view Name) const {
 }
 
 void NameTable::reservePacked(size_t N) {
-  size_t Want = 1024;
+  size_t Want = 16;
   while (Want < 2 * N)
     Want *= 2;
   if (PackedCount == 0)
@@ -286,11 +286,12 @@ void rehashDoubled(std::vector<SlotT> &Table, size_t FirstSize, HashFn &&Hash) {
 } // namespace
 
 void NameTable::growPacked() {
-  rehashDoubled(Packed, 1024, [](const PackedSlot &Sl) { return packedHash(Sl.Key); });
+  // Small first tables: async-dense's 840 functions hold a dozen names each.
+  rehashDoubled(Packed, 16, [](const PackedSlot &Sl) { return packedHash(Sl.Key); });
 }
 
 void NameTable::grow() {
-  rehashDoubled(Slots, 256, [](const Slot &Sl) {
+  rehashDoubled(Slots, 16, [](const Slot &Sl) {
     return hash(std::string_view(Sl.Data, Sl.Size));
   });
 }
