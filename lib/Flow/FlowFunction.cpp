@@ -139,19 +139,79 @@ NameRun NamePool::finish() {
   return R;
 }
 
-uint64_t NameTable::hash(std::string_view S) {
-  // Names past 8 bytes (packable() takes the others; an empty one
-  // aside): the last word overlaps the one before.
+namespace {
+/// A string's hash, eight bytes per step, the last word overlapping the one
+/// before (names of 9-200 bytes: mangled symbols, labels).
+uint64_t hashBytes(std::string_view S, uint64_t Seed = 0) {
   const char *P = S.data();
   size_t N = S.size();
-  uint64_t H = N * 0x9E3779B97F4A7C15ull;
+  uint64_t H = (N ^ Seed) * 0x9E3779B97F4A7C15ull;
   size_t X = 0;
   for (; X + 8 <= N; X += 8)
     H = mixWord(H, load8(P + X));
   if (X < N)
-    H = mixWord(H, N >= 8 ? load8(P + N - 8) : pack(S));
+    H = mixWord(H, N >= 8 ? load8(P + N - 8) : NameTable::pack(S));
   return finishHash(H);
 }
+
+/// The labels of a function by name and { } scope: the instruction each
+/// precedes. Open addressing (a hash node per label before: CUTLASS 77 has
+/// 14,600 of them).
+class LabelTable {
+public:
+  /// False if Name is in Scope already.
+  bool insert(std::string_view Name, uint32_t Scope, uint32_t Inst) {
+    if ((Count + 1) * 2 > Slots.size())
+      grow();
+    Slot &Sl = Slots[probe(Name, Scope)];
+    if (Sl.Data)
+      return false;
+    Sl = Slot{Name.data(), uint32_t(Name.size()), Scope, Inst};
+    ++Count;
+    return true;
+  }
+  /// The instruction the label precedes, -1 if absent.
+  int64_t find(std::string_view Name, uint32_t Scope) const {
+    if (Slots.empty())
+      return -1;
+    const Slot &Sl = Slots[probe(Name, Scope)];
+    return Sl.Data ? int64_t(Sl.Inst) : -1;
+  }
+  /// Whether some label precedes instruction Inst.
+  bool anyAt(uint32_t Inst) const {
+    for (const Slot &Sl : Slots)
+      if (Sl.Data && Sl.Inst == Inst)
+        return true;
+    return false;
+  }
+
+private:
+  struct Slot {
+    const char *Data = nullptr; ///< nullptr: empty
+    uint32_t Size = 0, Scope = 0, Inst = 0;
+  };
+  size_t probe(std::string_view Name, uint32_t Scope) const {
+    size_t Mask = Slots.size() - 1;
+    for (size_t P = size_t(hashBytes(Name, Scope)) & Mask;; P = (P + 1) & Mask) {
+      const Slot &Sl = Slots[P];
+      if (!Sl.Data || (Sl.Scope == Scope && std::string_view(Sl.Data, Sl.Size) == Name))
+        return P;
+    }
+  }
+  void grow() {
+    std::vector<Slot> Old;
+    Old.swap(Slots);
+    Slots.assign(std::max<size_t>(64, Old.size() * 2), Slot{});
+    for (const Slot &Sl : Old)
+      if (Sl.Data)
+        Slots[probe(std::string_view(Sl.Data, Sl.Size), Sl.Scope)] = Sl;
+  }
+  std::vector<Slot> Slots;
+  size_t Count = 0;
+};
+} // namespace
+
+uint64_t NameTable::hash(std::string_view S) { return hashBytes(S); }
 
 int32_t NameTable::find(std::string_view Name) const {
   if (packable(Name)) {
@@ -178,7 +238,7 @@ int32_t NameTable::find(std::string_view Name) const {
 }
 
 void NameTable::reservePacked(size_t N) {
-  size_t Want = 1024;
+  size_t Want = 16;
   while (Want < 2 * N)
     Want *= 2;
   if (PackedCount == 0)
@@ -226,11 +286,12 @@ void rehashDoubled(std::vector<SlotT> &Table, size_t FirstSize, HashFn &&Hash) {
 } // namespace
 
 void NameTable::growPacked() {
-  rehashDoubled(Packed, 1024, [](const PackedSlot &Sl) { return packedHash(Sl.Key); });
+  // Small first tables: async-dense's 840 functions hold a dozen names each.
+  rehashDoubled(Packed, 16, [](const PackedSlot &Sl) { return packedHash(Sl.Key); });
 }
 
 void NameTable::grow() {
-  rehashDoubled(Slots, 256, [](const Slot &Sl) {
+  rehashDoubled(Slots, 16, [](const Slot &Sl) {
     return hash(std::string_view(Sl.Data, Sl.Size));
   });
 }
@@ -484,7 +545,6 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 }
 
 void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
-  I.Parsed = &P;
   I.Op = classifyMemo(I.Head, &P);
   I.OpOff = uint32_t(OpPool.size());
   for (const Operand &A : P.Operands)
@@ -520,12 +580,7 @@ void FlowFunction::build() {
   // Labels are scoped by { } blocks (nvcc inlines the same inline-asm block,
   // labels included, several times): a branch resolves to the label of its
   // innermost enclosing block that declares it.
-  struct LabelKeyHash {
-    size_t operator()(const std::pair<std::string_view, uint32_t> &K) const {
-      return std::hash<std::string_view>()(K.first) ^ (size_t(K.second) * 0x9E3779B97F4A7C15ull);
-    }
-  };
-  std::unordered_map<std::pair<std::string_view, uint32_t>, uint32_t, LabelKeyHash> Labels;
+  LabelTable Labels;
   std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
   uint32_t Scope = 0;
   std::vector<uint32_t> ScopeOf;        // per instruction
@@ -545,7 +600,7 @@ void FlowFunction::build() {
       } else if (S.Kind == StatementKind::BlockClose) {
         Scope = ScopeParent[Scope];
       } else if (S.Kind == StatementKind::Label) {
-        if (!Labels.emplace(std::make_pair(S.head(M.Text), Scope), uint32_t(Insts.size())).second)
+        if (!Labels.insert(S.head(M.Text), Scope, uint32_t(Insts.size())))
           Analyzable = false; // the same label twice in one scope
         Leader[Insts.size()] = 1;
       }
@@ -589,10 +644,7 @@ void FlowFunction::build() {
   }
   if (!Blocks.empty())
     Blocks.back().End = N;
-  bool LabelAtEnd = false;
-  for (const auto &L : Labels)
-    LabelAtEnd |= L.second == N;
-  if (Blocks.empty() || LabelAtEnd) {
+  if (Blocks.empty() || Labels.anyAt(N)) {
     Block B;
     B.Begin = B.End = N;
     Blocks.push_back(B);
@@ -614,18 +666,18 @@ void FlowFunction::build() {
     switch (Last.Op.Kind) {
     case OpKind::Branch: {
       const Opnd *T = Last.op(0);
-      auto It = Labels.end();
-      for (uint32_t Sc = ScopeOf[Bl.End - 1]; T && It == Labels.end();) {
-        It = Labels.find(std::make_pair(T->Name, Sc));
+      int64_t Target = -1;
+      for (uint32_t Sc = ScopeOf[Bl.End - 1]; T && Target < 0;) {
+        Target = Labels.find(T->Name, Sc);
         if (Sc == 0)
           break;
         Sc = ScopeParent[Sc];
       }
-      if (It == Labels.end()) {
+      if (Target < 0) {
         Analyzable = false;
         return;
       }
-      Bl.Succs.push_back(BlockOf[It->second]);
+      Bl.Succs.push_back(BlockOf[size_t(Target)]);
       FallThrough = Guarded;
       break;
     }
@@ -740,11 +792,6 @@ bool FlowFunction::deferredDecode(const AsyncOp &Op) {
   // ld.param stays: evalDef() reads the parameter it loads.
   return (Op.Kind == OpKind::Load && Op.Src != Space::Param) ||
          Op.Kind == OpKind::DescriptorRead; // dozens of accumulator registers
-}
-
-const Opnd *FlowFunction::operand(const FlowInst &I, int8_t K) const {
-  ensureDecoded(I);
-  return I.op(K);
 }
 
 bool FlowFunction::computesValue(const FlowInst &I) {
@@ -874,10 +921,8 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
       return V;
-    if (VO == VCvta && Self.K == Val::Ptr && !Bases[size_t(Self.Base)].CvtaPointer) {
+    if (VO == VCvta && Self.K == Val::Ptr)
       Bases[size_t(Self.Base)].CvtaPointer = true; // a pointer of its own
-      ++CvtaFlips;
-    }
     return Self;
   }
   // Swizzles (xor), alignment masks and bit-or'd offsets of a pointer stay
@@ -1070,13 +1115,14 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   // In program order, so that a pass sees most definitions before their uses.
   std::sort(NewDefs.begin(), NewDefs.end());
   // A definition is evaluated again only when a register it reads changed
-  // since (or a base became a cvta'd pointer): otherwise its last value is
-  // what evalDef() would return. The registers each one reads: a list per
-  // register through EvalUserHead (reset on the way out).
+  // since: otherwise it would give its last value again. The
+  // registers each one reads: a list per register through EvalUserHead
+  // (reset on the way out). A base that becomes a cvta'd pointer changes
+  // what Symbolic() says of values with that base; until then only its own
+  // register holds it (evalValue() passes on symbolic bases alone), and
+  // that register's readers are listed like any other's.
   size_t ND = NewDefs.size();
-  std::vector<Val> &Last = EvalLast;
   std::vector<char> &Dirty = EvalDirty;
-  Last.assign(ND, Val{});
   Dirty.assign(ND, 1);
   if (EvalUserHead.size() < RegNames.size())
     EvalUserHead.resize(RegNames.size(), -1);
@@ -1099,15 +1145,14 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
     Changed = false;
     for (uint32_t P = 0; P < ND; ++P) {
+      // A definition not marked gives its last value again, which its
+      // register's value already includes (joinVal() is a join: joining a
+      // value in twice changes nothing).
+      if (!Dirty[P])
+        continue;
+      Dirty[P] = 0;
       const Def &D = Defs[NewDefs[P]];
-      if (Dirty[P]) {
-        Dirty[P] = 0;
-        uint32_t Flips = CvtaFlips;
-        Last[P] = evalDef(Insts[D.Inst], D.Reg);
-        if (Flips != CvtaFlips)
-          Dirty.assign(ND, 1); // Symbolic() may answer otherwise now
-      }
-      const Val &V = Last[P];
+      Val V = evalDef(Insts[D.Inst], D.Reg);
       if (V.K == Val::Undef)
         continue;
       Val J = joinVal(RegVals[size_t(D.Reg)], V);

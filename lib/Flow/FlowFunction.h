@@ -115,18 +115,19 @@ struct OpndSpan {
 };
 
 struct FlowInst {
-  uint32_t Stmt = 0;
-  SourceRange Range;
+  // (Fields in an order that leaves no padding: 96 bytes on a 64-bit
+  // host, one per instruction of an analysed function.)
   std::string_view Head;
-  const Instruction *Parsed = nullptr;
-  AsyncOp Op;
+  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
   // Operands; decoded on first use for some instructions (Partial), hence
   // mutable: FlowFunction::operand() fills them in.
   mutable OpndSpan Ops;
+  AsyncOp Op;
+  SourceRange Range;
+  uint32_t Stmt = 0;
   mutable uint32_t OpOff = 0; ///< Ops: offset in the pool that holds them
-  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
-  bool GuardNeg = false;
   int32_t KillsBase = -1; ///< base id whose register this defines
+  bool GuardNeg = false;
   mutable bool Partial = false; ///< operands not decoded yet
   mutable uint8_t ValOp = 0xff; ///< memo of the opcode class evalDef() reads
 
@@ -407,7 +408,12 @@ public:
   mutable std::vector<BaseInfo> Bases;
 
   /// Operand K of I, decoding I's operands first if build() deferred them.
-  const Opnd *operand(const FlowInst &I, int8_t K) const;
+  /// (Inline: rules ask for operands in their transfer functions.)
+  const Opnd *operand(const FlowInst &I, int8_t K) const {
+    if (I.Partial)
+      ensureDecoded(I);
+    return I.op(K);
+  }
   /// Operand K of I decoded from I's text alone, the others not decoded:
   /// for rules that read one operand of every instruction of a kind with
   /// dozens of operands (a tcgen05.ld's 32 destinations), where operand()
@@ -561,11 +567,9 @@ private:
   mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
-  mutable std::vector<Val> EvalLast;  ///< per new definition: its last value
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
   mutable std::vector<int32_t> EvalUserHead; ///< per register: its first reader, -1
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
-  mutable uint32_t CvtaFlips = 0; ///< bases found to be cvta'd pointers
   mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value
