@@ -51,6 +51,19 @@ struct MayConds {
   std::vector<Cond> V; ///< empty: no fact holds
   size_t N = 0;        ///< number of sites
   uint64_t Live = 0;   ///< bit K: V[K] holds
+  MayConds() = default;
+  MayConds(const MayConds &) = default;
+  /// (States are assigned on every visit, mostly with no fact held: then
+  /// without the vector's copy.)
+  MayConds &operator=(const MayConds &O) {
+    if (O.V.empty())
+      V.clear();
+    else
+      V = O.V;
+    N = O.N;
+    Live = O.Live;
+    return *this;
+  }
   bool holds(size_t K) const { return K < 64 && (Live >> K & 1); }
   void set(size_t K, const PathLits &P) {
     if (V.empty())
