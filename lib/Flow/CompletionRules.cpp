@@ -334,10 +334,9 @@ void CompletionTracker::run() {
       PathEvent[K] = 1;
   }
   const std::vector<uint32_t> *Extra = PC ? &PC->events() : nullptr;
-  // The events the transfer below acts on: during the fixpoint, those that
-  // change the state; when reporting, the accesses and exits too.
-  FixEvents.emplace(
-      FF, [this](uint32_t K) { return changes(K); }, Extra);
+  // The events the transfer below acts on: when reporting, those that
+  // change the state and the accesses and exits; during the fixpoint, the
+  // first alone (read off the reporting list).
   ReportEvents.emplace(
       FF,
       [this](uint32_t K) {
@@ -357,6 +356,9 @@ void CompletionTracker::run() {
         }
       },
       Extra);
+  FixEvents.emplace(*ReportEvents, [this](uint32_t K) {
+    return (PC && PathEvent[K]) || changes(K);
+  });
   auto Transfer = [this](uint32_t B, CompState &S, bool Report) {
     transfer(B, S, Report);
   };
