@@ -117,6 +117,18 @@ private:
   std::vector<std::pair<Form, uint64_t>> Seen;
 };
 
+/// Which of Classes a barrier of a form may be (BarrierArrays::mayBeSame),
+/// once per form.
+auto classesOf(const BarrierArrays &Arr, const std::vector<Form> &Classes) {
+  return MaskByForm([&Arr, &Classes](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Classes.size(); ++X)
+      if (Arr.mayBeSame(A, Classes[X]))
+        M |= uint64_t(1) << X;
+    return M;
+  });
+}
+
 /// tcgen05.alloc: writes the address of the tensor memory it allocated to
 /// the shared-memory word its first operand addresses.
 bool isTmemAlloc(const FlowInst &I) {
@@ -765,13 +777,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (size_t X = 0; X < RI.size(); ++X)
     EvOf[RI[X]] = uint32_t(X + 1);
   auto At = [&](uint32_t K) -> EventInfo & { return Info[EvOf[K]]; };
-  MaskByForm FullOf([&](const Shape &A) {
-    uint64_t M = 0;
-    for (size_t F = 0; F < Full.size(); ++F)
-      if (Arr.mayBeSame(A, Full[F]))
-        M |= uint64_t(1) << F;
-    return M;
-  });
+  auto FullOf = classesOf(Arr, Full);
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
@@ -1037,13 +1043,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       return; // too many to tell apart: silent
     Cls.push_back(*A);
   }
-  MaskByForm Mask([&](const Shape &A) {
-    uint64_t M = 0;
-    for (size_t X = 0; X < Cls.size(); ++X)
-      if (Arr.mayBeSame(A, Cls[X]))
-        M |= uint64_t(1) << X;
-    return M;
-  });
+  auto Mask = classesOf(Arr, Cls);
   // Per role instruction: the classes a blocking wait acquires, the class
   // a signal signals (-1: none).
   std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
