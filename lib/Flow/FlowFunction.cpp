@@ -432,8 +432,7 @@ RegNameTest FlowFunction::regNameTest() const {
           }};
 }
 
-Opnd FlowFunction::fromAst(const Operand &A) const {
-  Opnd O;
+void FlowFunction::fromAst(const Operand &A, Opnd &O) const {
   O.Range = A.Range;
   O.Negated = A.Negated;
   auto IsReg = [&](std::string_view Name) { return isRegName(Name); };
@@ -476,7 +475,6 @@ Opnd FlowFunction::fromAst(const Operand &A) const {
     O.K = Opnd::Other;
     break;
   }
-  return O;
 }
 
 const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
@@ -548,7 +546,7 @@ void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
   I.Op = classifyMemo(I.Head, &P);
   I.OpOff = uint32_t(OpPool.size());
   for (const Operand &A : P.Operands)
-    OpPool.push_back(fromAst(A));
+    fromAst(A, OpPool.emplace_back());
   I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
 }
 

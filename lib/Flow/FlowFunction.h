@@ -496,8 +496,8 @@ private:
   /// decode() of a statement the parser built: classified and its
   /// operands taken from the AST.
   void decodeParsed(FlowInst &I, const Instruction &P);
-  /// A parsed operand as the rules see it.
-  Opnd fromAst(const Operand &A) const;
+  /// A parsed operand as the rules see it, into a blank O.
+  void fromAst(const Operand &A, Opnd &O) const;
   /// Appends I's operands to Pool and points I.Ops at them.
   void decodeOperands(const FlowInst &I, const Statement &S,
                       std::vector<Opnd> &Pool) const;
