@@ -87,6 +87,14 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
   NC = 0;
   while (NC < Sites.size() && Sites[NC].R != Role::MbarLoad)
     ++NC;
+  SitesIn.assign(FF.Bases.size(), 0);
+  for (uint32_t X = 0; X < Sites.size(); ++X) {
+    const Site &St = Sites[X];
+    OfRole[size_t(St.R)].push_back(X);
+    for (int32_t B : {St.Dst.Base, St.Src.Base, St.Mbar.Base})
+      if (B >= 0 && size_t(B) < SitesIn.size())
+        SitesIn[size_t(B)] |= uint64_t(1) << X;
+  }
   HasCommit = FF.has(OpKind::CpAsyncCommit);
   HasBulkCommit = FF.has(OpKind::BulkCommit);
   HasArriveHandOver = FF.has(OpKind::CpAsyncMbarrierArrive);
@@ -128,7 +136,7 @@ bool CompletionTracker::changes(uint32_t K) {
   default:
     int32_t KB = FF.Insts[K].KillsBase;
     return SiteOf[K] >= 0 ||
-           (KB >= 0 && (size_t(KB) >= SiteBase.size() || SiteBase[size_t(KB)]));
+           (KB >= 0 && (size_t(KB) >= SitesIn.size() || SitesIn[size_t(KB)]));
   }
 }
 
@@ -257,12 +265,10 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
           S.W.set(X, S.P);
       }
     }
-    if (I.KillsBase >= 0)
-      for (size_t X = 0; X < Sites.size(); ++X) {
-        const Site &St = Sites[X];
-        if (St.Dst.Base == I.KillsBase || St.Src.Base == I.KillsBase ||
-            St.Mbar.Base == I.KillsBase)
-          S.F[X] = killMaybe(S.F[X], false);
+    if (I.KillsBase >= 0 && size_t(I.KillsBase) < SitesIn.size())
+      for (uint64_t M = SitesIn[size_t(I.KillsBase)]; M; M &= M - 1) {
+        size_t X = size_t(__builtin_ctzll(M));
+        S.F[X] = killMaybe(S.F[X], false);
       }
   }
   if (Report && Bl.FallsOffEnd) {
@@ -301,11 +307,6 @@ void CompletionTracker::run() {
   const std::vector<uint32_t> *Extra = PC ? &PC->events() : nullptr;
   // The events the transfer below acts on: during the fixpoint, those that
   // change the state; when reporting, the accesses and exits too.
-  SiteBase.assign(FF.Bases.size(), 0);
-  for (const Site &St : Sites)
-    for (int32_t B : {St.Dst.Base, St.Src.Base, St.Mbar.Base})
-      if (B >= 0 && size_t(B) < SiteBase.size())
-        SiteBase[size_t(B)] = 1;
   FixEvents.emplace(
       FF, [this](uint32_t K) { return changes(K); }, Extra);
   ReportEvents.emplace(

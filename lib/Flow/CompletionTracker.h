@@ -175,10 +175,13 @@ private:
   // --- the tracking (CompletionRules.cpp) ---
   /// Fn(fact, site) for each site of role R.
   template <class Fn> void forRole(CompState &S, Role R, Fn &&F) {
-    for (size_t K = 0; K < Sites.size(); ++K)
-      if (Sites[K].R == R)
-        F(S.F[K], Sites[K]);
+    for (uint32_t K : OfRole[size_t(R)])
+      F(S.F[K], Sites[K]);
   }
+  std::vector<uint32_t> OfRole[3]; ///< per Role: its sites, in order
+  /// Per base: the sites whose destination, source or barrier is in it
+  /// (bit K: site K), forgotten where an instruction redefines the base.
+  std::vector<uint64_t> SitesIn;
   bool covers(const FlowInst &Op, const Site &St);
   void committed(CompState &S, Role R, const FlowInst *Op);
   bool changes(uint32_t K);
@@ -188,7 +191,6 @@ private:
   // Branch correlation matters to the commit checks only.
   std::optional<PathConditions> PC;
   std::vector<char> PathEvent; ///< per instruction: a PathConditions event
-  std::vector<char> SiteBase;  ///< per base: a site's address is in it
   std::optional<EventLists> FixEvents, ReportEvents;
 
   // --- F401/F402 (CommitRules.cpp) ---

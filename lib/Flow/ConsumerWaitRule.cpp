@@ -621,6 +621,15 @@ public:
     static const Skip None;
     return FF.Blocks[P].Succs.size() == 2 ? Of[P * 2 + X] : None;
   }
+  /// Whether neither edge out of P skips a region that does anything.
+  bool none(uint32_t P) const {
+    if (FF.Blocks[P].Succs.size() != 2)
+      return true;
+    for (const Skip &Sk : {Of[P * 2], Of[P * 2 + 1]})
+      if (Sk.Acq || Sk.Rel || Sk.Exact)
+        return false;
+    return true;
+  }
 
 private:
   const FlowFunction &FF;
@@ -836,7 +845,11 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     S.release(Sk.Rel);
     return true;
   };
-  if (!solveForward(FF, Entry, Transfer, Edge))
+  // A block with no event and no skip effect hands its state on as it is.
+  auto Quiet = [&](uint32_t B, bool Report) {
+    return Events.none(B) && (Report || Skips.none(B));
+  };
+  if (!solveForward(FF, Entry, Transfer, Edge, Quiet))
     return;
 
   // Backward: from here, a release of E is reachable before a wait on its
@@ -1275,7 +1288,10 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     St.Exact.May |= Sk.Exact;
     return true;
   };
-  solveForward(FF, State(), Transfer, Edge);
+  auto Quiet = [&](uint32_t B, bool Report) {
+    return Events.none(B) && (Report || Skips.none(B));
+  };
+  solveForward(FF, State(), Transfer, Edge, Quiet);
 }
 
 } // namespace flow
@@ -1909,7 +1925,10 @@ void runTmemReadRule(const FlowRuleContext &C) {
       S.Acq |= Skips->at(P, X).Acq;
     return true;
   };
-  solveForward(FF, State(), Transfer, Edge);
+  auto Quiet = [&](uint32_t B, bool Report) {
+    return Events.none(B) && (Report || !Skips || Skips->none(B));
+  };
+  solveForward(FF, State(), Transfer, Edge, Quiet);
 }
 
 } // namespace flow

@@ -12,7 +12,8 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
   for (uint32_t B = 0; B < NB; ++B)
     for (uint32_t S : FF.Blocks[B].Succs)
       ++NPreds[S];
-  std::vector<uint32_t> Region;
+  // At most 16 blocks (a search stops at the 17th).
+  uint32_t Region[16];
   // Per block: the number of the region search it was last added to
   // (membership without a search of Region).
   std::vector<uint32_t> Stamp(NB, 0);
@@ -28,38 +29,39 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
       if (First == P)
         continue;
       ++Search;
-      Region.assign(1, First);
+      size_t Size = 1;
+      Region[0] = First;
       Stamp[First] = Search;
       bool Ok = true;
-      for (size_t R = 0; Ok && R < Region.size(); ++R) {
+      for (size_t R = 0; Ok && R < Size; ++R) {
         const BlockSuccs &Rs = FF.Blocks[Region[R]].Succs;
         Ok = !Rs.empty(); // an exit inside: not a skippable region
         for (uint32_t N : Rs) {
           if (N == J || Stamp[N] == Search)
             continue;
-          if (N == P || Region.size() == 16) {
+          if (N == P || Size == 16) {
             Ok = false;
             break;
           }
-          Region.push_back(N);
+          Region[Size++] = N;
           Stamp[N] = Search;
         }
       }
       // Entered only from P (First) or from inside: every predecessor edge
       // of a region block comes from the region (First: all but P's).
       if (Ok) {
-        for (uint32_t Q : Region)
-          Inside[Q] = 0;
+        for (size_t R = 0; R < Size; ++R)
+          Inside[Region[R]] = 0;
         Inside[First] = 1;
-        for (uint32_t Q : Region)
-          for (uint32_t N : FF.Blocks[Q].Succs)
+        for (size_t R = 0; R < Size; ++R)
+          for (uint32_t N : FF.Blocks[Region[R]].Succs)
             if (Stamp[N] == Search)
               ++Inside[N];
-        for (uint32_t Q : Region)
-          Ok = Ok && Inside[Q] == NPreds[Q];
+        for (size_t R = 0; R < Size; ++R)
+          Ok = Ok && Inside[Region[R]] == NPreds[Region[R]];
       }
       if (Ok)
-        Blocks.insert(Blocks.end(), Region.begin(), Region.end());
+        Blocks.insert(Blocks.end(), Region, Region + Size);
     }
   }
   Start.push_back(uint32_t(Blocks.size()));

@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <queue>
 #include <vector>
 
 namespace ptxlint {
@@ -91,6 +90,36 @@ private:
   std::vector<uint32_t> Blocks;
 };
 
+/// The blocks waiting for a visit, lowest index first, each at most once:
+/// a bit per block and the lowest word that may hold one. Pops in the order
+/// a min-heap of the queued blocks would, without its sifting (a solve
+/// visits each block about once, and a heap step cost more than a visit).
+class BlockQueue {
+public:
+  explicit BlockQueue(size_t NB) : Bits((NB + 63) / 64, 0) {}
+  /// Queues B unless it is queued already.
+  void push(uint32_t B) {
+    Bits[B >> 6] |= uint64_t(1) << (B & 63);
+    if (B >> 6 < Low)
+      Low = B >> 6;
+  }
+  /// Takes the lowest queued block into B; false when none is left.
+  bool pop(uint32_t &B) {
+    for (; Low < Bits.size(); ++Low)
+      if (uint64_t W = Bits[Low]) {
+        unsigned Bit = unsigned(__builtin_ctzll(W));
+        Bits[Low] = W & (W - 1);
+        B = uint32_t(Low * 64 + Bit);
+        return true;
+      }
+    return false;
+  }
+
+private:
+  std::vector<uint64_t> Bits;
+  size_t Low = 0;
+};
+
 /// Solves forward from block 0 with Entry, then replays every reached block
 /// with Report = true. Transfer(BlockIndex, State &, bool Report);
 /// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
@@ -114,9 +143,9 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
   std::vector<State> In(NB);
   In[0] = Entry;
   State S, Copy;
-  std::vector<char> Reached(NB, 0), Queued(NB, 0);
-  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> Work;
-  Reached[0] = Queued[0] = 1;
+  std::vector<char> Reached(NB, 0);
+  BlockQueue Work(NB);
+  Reached[0] = 1;
   Work.push(0);
   size_t Steps = 0, Budget = 64 * NB + 4096;
   auto Pass = [&](uint32_t Succ, const State &ES) {
@@ -128,17 +157,12 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
     } else {
       Changed = In[Succ].join(ES);
     }
-    if (Changed && !Queued[Succ]) {
-      Queued[Succ] = 1;
+    if (Changed)
       Work.push(Succ);
-    }
   };
-  while (!Work.empty()) {
+  for (uint32_t B; Work.pop(B);) {
     if (++Steps > Budget)
       return false;
-    uint32_t B = Work.top();
-    Work.pop();
-    Queued[B] = 0;
     const BlockSuccs &Succs = FF.Blocks[B].Succs;
     if (Quiet(B, false)) {
       for (uint32_t Succ : Succs)

@@ -96,6 +96,33 @@ bool mayHaveRole(std::string_view Head) {
 
 // --- name table ------------------------------------------------------------------
 
+void NamePool::push(std::string_view Name) {
+  if (Chunks.empty() || Chunks.back().size() == Chunks.back().capacity()) {
+    // A new chunk, with the open run moved to its start: runs are
+    // contiguous, and a full chunk never grows (operands point into it).
+    size_t Open = Chunks.empty() ? 0 : Chunks.back().size() - RunStart;
+    std::vector<std::string_view> Next;
+    Next.reserve(std::max<size_t>(1024, 2 * (Open + 1)));
+    if (Open) {
+      std::vector<std::string_view> &Full = Chunks.back();
+      Next.assign(Full.begin() + std::ptrdiff_t(RunStart), Full.end());
+      Full.resize(RunStart);
+    }
+    Chunks.push_back(std::move(Next));
+    RunStart = 0;
+  }
+  Chunks.back().push_back(Name);
+}
+
+NameRun NamePool::finish() {
+  if (Chunks.empty())
+    return NameRun();
+  std::vector<std::string_view> &C = Chunks.back();
+  NameRun R{C.data() + RunStart, uint32_t(C.size() - RunStart)};
+  RunStart = C.size();
+  return R;
+}
+
 uint64_t NameTable::hash(std::string_view S) {
   uint64_t H = 0xcbf29ce484222325ull ^ S.size();
   for (char C : S)
@@ -209,9 +236,9 @@ FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
 }
 
 int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
-  int32_t Known = BaseIndex.find(Name);
-  if (Known >= 0)
-    return Known;
+  auto [Id, New] = BaseIndex.insert(Name, int32_t(Bases.size()));
+  if (!New)
+    return Id;
   BaseInfo B{BaseInfo::Register, Name, nullptr, 0};
   if (!IsRegister) {
     B.K = BaseInfo::OtherSym;
@@ -234,10 +261,20 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
       }
     }
   }
-  int32_t Id = int32_t(Bases.size());
   Bases.push_back(B);
-  BaseIndex.insert(Name, Id);
   return Id;
+}
+
+int32_t FlowFunction::selfBase(int32_t Reg) const {
+  std::string_view Name = RegNames[size_t(Reg)];
+  if (Name[0] != '%')
+    return baseFor(Name, true);
+  // baseFor() finds a base by name for the names operands spell: symbols
+  // (never '%': isRegName() takes those for registers) and registers not
+  // defined here. A register defined here is neither: its own base needs
+  // no name lookup, only an id in the order it is made.
+  Bases.push_back(BaseInfo{BaseInfo::Register, Name, nullptr, 0});
+  return int32_t(Bases.size() - 1);
 }
 
 bool FlowFunction::isRegName(std::string_view Name) const {
@@ -250,6 +287,12 @@ bool FlowFunction::isRegName(std::string_view Name) const {
   bool IsReg = S && S->Space == StateSpace::Reg;
   RegNameMemo.insert(Name, IsReg ? 1 : 0);
   return IsReg;
+}
+
+RegNameTest FlowFunction::regNameTest() const {
+  return {this, [](const void *Ctx, std::string_view Name) {
+            return static_cast<const FlowFunction *>(Ctx)->isRegName(Name);
+          }};
 }
 
 Opnd FlowFunction::fromAst(const Operand &A) const {
@@ -289,7 +332,8 @@ Opnd FlowFunction::fromAst(const Operand &A) const {
     for (const Operand &E : A.Elements)
       if (E.Kind == OperandKind::Register ||
           (E.Kind == OperandKind::Symbol && IsReg(E.Name)))
-        O.Regs.push_back(E.Name);
+        VecNames.push(E.Name);
+    O.Regs = VecNames.finish();
     break;
   default:
     O.K = Opnd::Other;
@@ -372,16 +416,14 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
                                   std::vector<Opnd> &Pool) const {
   I.OpOff = uint32_t(Pool.size());
-  decodeOperandText(M.Text, S, [this](std::string_view Name) { return isRegName(Name); },
-                    Pool);
+  decodeOperandText(M.Text, S, regNameTest(), VecNames, Pool);
   I.Ops = {Pool.data() + I.OpOff, uint32_t(Pool.size() - I.OpOff)};
 }
 
 std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
                                                    uint32_t K) const {
   Opnd O;
-  if (!decodeOperandTextAt(M.Text, M.Statements[I.Stmt], K,
-                           [this](std::string_view Name) { return isRegName(Name); }, O))
+  if (!decodeOperandTextAt(M.Text, M.Statements[I.Stmt], K, regNameTest(), VecNames, O))
     return std::nullopt;
   return O;
 }
@@ -737,7 +779,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   if (RegDefs[size_t(Reg)] == 1) {
     int32_t &B = RegSelfBase[size_t(Reg)];
     if (B < 0)
-      B = baseFor(RegNames[size_t(Reg)], true);
+      B = selfBase(Reg);
     Self = Val{Val::Ptr, B, true, 0};
   }
   if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)
@@ -1027,12 +1069,13 @@ AddrKey FlowFunction::address(const Opnd *O) const {
   if (!O)
     return AddrKey();
   if (O->Memo & 1)
-    return AddrKey(O->MemoBase, O->MemoOffKnown, O->MemoOff);
+    return AddrKey(O->MemoBase, O->MemoOffKnown, O->MemoBase >= 0 ? O->MemoVal : 0);
   AddrKey K = resolveAddress(*O);
   O->Memo |= 1;
   O->MemoBase = K.Base;
   O->MemoOffKnown = K.OffKnown;
-  O->MemoOff = K.Off;
+  if (K.Base >= 0) // an invalid key's offset is 0
+    O->MemoVal = K.Off;
   return K;
 }
 
@@ -1168,20 +1211,20 @@ std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
     O->MemoHasConst = false;
     if (O->K == Opnd::Imm && O->HasValue) {
       O->MemoHasConst = true;
-      O->MemoConst = O->Value;
+      O->MemoVal = O->Value;
     } else if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
       int32_t Id = regIdOf(*O);
       if (Id >= 0)
         demand(Id);
       if (Id >= 0 && RegVals[size_t(Id)].K == Val::Const) {
         O->MemoHasConst = true;
-        O->MemoConst = RegVals[size_t(Id)].Off;
+        O->MemoVal = RegVals[size_t(Id)].Off;
       }
     }
   }
   if (!O->MemoHasConst)
     return std::nullopt;
-  return O->MemoConst;
+  return O->MemoVal;
 }
 
 bool FlowFunction::definitelyOverlap(const AddrKey &A, uint64_t SizeA,

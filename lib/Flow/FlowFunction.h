@@ -46,22 +46,58 @@ inline std::string_view opWord(std::string_view Head) {
   return Head.substr(0, K);
 }
 
-/// A decoded operand.
+struct RegNameTest;
+
+/// The register names of a vector operand ("{%a, %b}", "p|q", a call
+/// tuple): a run of a NamePool.
+struct NameRun {
+  const std::string_view *B = nullptr;
+  uint32_t N = 0;
+  size_t size() const { return N; }
+  bool empty() const { return N == 0; }
+  std::string_view operator[](size_t K) const { return B[K]; }
+  const std::string_view *begin() const { return B; }
+  const std::string_view *end() const { return B + N; }
+};
+
+/// Where the names of vector operands live: runs in chunks that never move
+/// (an operand holds a pointer into one), so an operand is a plain record
+/// with no allocation of its own. One run is open at a time: push() adds
+/// to it, finish() closes it.
+class NamePool {
+public:
+  void push(std::string_view Name);
+  NameRun finish();
+  /// Drops the open run (a decode that gave up).
+  void drop() {
+    if (!Chunks.empty())
+      Chunks.back().resize(RunStart);
+  }
+
+private:
+  std::vector<std::vector<std::string_view>> Chunks; ///< each within its capacity
+  size_t RunStart = 0; ///< the open run: Chunks.back()[RunStart..]
+};
+
+/// A decoded operand: a plain record (80 bytes), copied freely.
 struct Opnd {
-  enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other } K = None;
+  enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other };
   std::string_view Name; ///< Reg/Sym name; Addr: base name (empty: [imm])
+  int64_t Value = 0;     ///< Imm value; Addr: offset (0 if none)
+  NameRun Regs;          ///< Vec / "p|q": register names
+  SourceRange Range;
+  Kind K = None;
   bool BaseIsReg = false;
   bool HasValue = false; ///< Imm: Value valid
-  int64_t Value = 0;     ///< Imm value; Addr: offset (0 if none)
   bool Negated = false;
-  SourceRange Range;
-  std::vector<std::string_view> Regs; ///< Vec / "p|q": register names
   // Memo of FlowFunction::address()/constant(): rules ask again on every
-  // fixpoint visit, and resolving a register costs a hash lookup.
+  // fixpoint visit, and resolving a register costs a hash lookup. Only an
+  // address operand has an address and only a register or an immediate a
+  // constant, so one slot holds the offset or the constant.
   mutable uint8_t Memo = 0; ///< bit 0: address known, bit 1: constant known
-  mutable int32_t MemoBase = -1;
   mutable bool MemoOffKnown = false, MemoHasConst = false;
-  mutable int64_t MemoOff = 0, MemoConst = 0;
+  mutable int32_t MemoBase = -1;
+  mutable int64_t MemoVal = 0; ///< address: offset (MemoBase >= 0); constant
   mutable int32_t RegId = -2; ///< Reg: index in RegIndex (-1 none, -2 not looked up)
   mutable int32_t ValBase = -1; ///< operandVal(): base of a symbol or undefined register
 };
@@ -247,8 +283,23 @@ public:
     return !Name.empty() && Name.size() <= 8;
   }
   static uint64_t pack(std::string_view Name) {
-    uint64_t V = 0;
-    std::memcpy(&V, Name.data(), Name.size()); // unique: names hold no NUL
+    // Unique: names hold no NUL. Two loads that overlap rather than a
+    // memcpy of a variable size (a call): a byte the two share lands at
+    // the same place in V either way.
+    const char *P = Name.data();
+    size_t N = Name.size();
+    if (N >= 4) {
+      uint32_t Lo, Hi;
+      std::memcpy(&Lo, P, 4);
+      std::memcpy(&Hi, P + N - 4, 4);
+      return uint64_t(Lo) | uint64_t(Hi) << (8 * (N - 4));
+    }
+    uint64_t V = uint8_t(P[0]);
+    if (N >= 2) {
+      uint16_t Hi;
+      std::memcpy(&Hi, P + N - 2, 2);
+      V |= uint64_t(Hi) << (8 * (N - 2));
+    }
     return V;
   }
   /// insert() for a packable name, by its pack(). Inline: it runs once per
@@ -317,9 +368,27 @@ private:
       return Operands == O.Operands && Head == O.Head;
     }
   };
+  /// Heads are 10 to 80 bytes and hashed once per instruction with a
+  /// role: eight bytes per step (std::hash's murmur cost ~90 instructions
+  /// a head).
   struct ClassKeyHash {
     size_t operator()(const ClassKey &K) const {
-      return std::hash<std::string_view>()(K.Head) ^ (size_t(K.Operands) * 0x9E3779B9u);
+      const char *P = K.Head.data();
+      size_t N = K.Head.size();
+      uint64_t H = N * 0x9E3779B97F4A7C15ull ^ (uint64_t(K.Operands) << 32);
+      auto Mix = [&](uint64_t W) { H = (H ^ W) * 0xFF51AFD7ED558CCDull; };
+      size_t X = 0;
+      for (; X + 8 <= N; X += 8) {
+        uint64_t W;
+        std::memcpy(&W, P + X, 8);
+        Mix(W);
+      }
+      if (X < N) { // the last eight bytes (all of a shorter head)
+        uint64_t W = 0;
+        std::memcpy(&W, N >= 8 ? P + N - 8 : P, N >= 8 ? 8 : N);
+        Mix(W);
+      }
+      return size_t(H ^ (H >> 29));
     }
   };
   std::unordered_map<ClassKey, AsyncOp, ClassKeyHash> Map;
@@ -458,6 +527,8 @@ private:
   /// the rules' operands (a deferred load's address) is evaluated now.
   void demand(int32_t Reg) const;
   int32_t baseFor(std::string_view Name, bool IsRegister) const;
+  /// The base of register Reg's own value (Reg defined here).
+  int32_t selfBase(int32_t Reg) const;
   AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
   Val evalDef(const FlowInst &I, int32_t Reg) const;
@@ -474,6 +545,7 @@ private:
   mutable NameTable BaseIndex;
   NameTable RegIndex;
   std::vector<Opnd> OpPool; ///< every decoded operand
+  mutable NamePool VecNames; ///< the names of their vector operands
   std::vector<uint32_t> EventPool; ///< the blocks' events, block after block
   /// Points each instruction's Ops into OpPool (after it grew).
   void fixOps();
@@ -486,6 +558,8 @@ private:
   /// Whether a name not starting with '%' is a .reg symbol (a lookup in the
   /// symbol table per operand otherwise): 1 yes, 0 no.
   bool isRegName(std::string_view Name) const;
+  /// isRegName() for the operand decoder.
+  RegNameTest regNameTest() const;
   mutable NameTable RegNameMemo;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;

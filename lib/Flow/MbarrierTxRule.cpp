@@ -16,18 +16,22 @@
 #include "Flow/Dataflow.h"
 #include "Flow/FlowRules.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ptxlint {
 namespace flow {
 namespace {
 
-struct Entry { // 32 bytes: states copy a vector of these per block visit
-  int64_t Expected = 0, Signalled = 0;
-  int32_t Guard = 0;
-  int32_t ExpectAt = -1, SignalAt = -1; ///< first contributions (notes)
-  enum Kind : uint8_t { Absent, Known, Unknown } K = Absent;
-  bool HasExpect = false, HasSignal = false;
+/// A barrier's sums in the current phase. No member initializers: the
+/// states' arrays of entries are not constructed (fresh() is the start).
+struct Entry { // 32 bytes: states copy these per block visit
+  int64_t Expected, Signalled;
+  int32_t Guard;
+  int32_t ExpectAt, SignalAt; ///< first contributions (notes); -1: none
+  enum Kind : uint8_t { Absent, Known, Unknown } K;
+  bool HasExpect, HasSignal;
+  static Entry fresh() { return {0, 0, 0, -1, -1, Absent, false, false}; }
   bool sameFacts(const Entry &O) const {
     return Expected == O.Expected && Signalled == O.Signalled &&
            HasExpect == O.HasExpect && HasSignal == O.HasSignal &&
@@ -37,10 +41,18 @@ struct Entry { // 32 bytes: states copy a vector of these per block visit
 
 constexpr size_t MaxBarriers = 16;
 
-/// One entry per barrier, inline (states are copied on every block visit).
+/// One entry per barrier, inline (states are copied on every block visit);
+/// only the first N are constructed, copied and read.
 struct TxEntries {
   Entry V[MaxBarriers];
   uint32_t N = 0;
+  TxEntries() {} // (user-provided: the entries stay unset, not zeroed)
+  TxEntries(const TxEntries &O) : N(O.N) { std::copy(O.V, O.V + N, V); }
+  TxEntries &operator=(const TxEntries &O) {
+    N = O.N;
+    std::copy(O.V, O.V + N, V);
+    return *this;
+  }
   void assign(size_t Count, const Entry &X) {
     N = uint32_t(Count);
     for (size_t K = 0; K < Count; ++K)
@@ -121,7 +133,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
   std::vector<char> ReportedWait(FF.Insts.size(), 0);
 
   TxState Init;
-  Init.E.assign(Keys.size(), Entry());
+  Init.E.assign(Keys.size(), Entry::fresh());
   auto AllUnknown = [](TxState &S) {
     for (Entry &E : S.E)
       E.K = Entry::Unknown;
@@ -171,7 +183,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       }
       Entry &E = S.E[size_t(X)];
       if (Init) {
-        E = Entry();
+        E = Entry::fresh();
         continue;
       }
       if (Wait) {
@@ -194,7 +206,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
                    "first copy that signals this mbarrier in the phase");
           D.note(I.Range, "the phase is waited for here");
         }
-        E = Entry(); // a new phase
+        E = Entry::fresh(); // a new phase
         continue;
       }
       if (E.K == Entry::Unknown)

@@ -99,17 +99,23 @@ template <typename Fn> void forEachVectorName(std::string_view Inner, Fn &&Name)
   });
 }
 
-/// The operand lists nvcc writes for mov/add/mad/cvta and ld.shared: only
-/// "%reg", decimal numbers, "[%reg]", "[%reg+-dec]" and "{%a, %b}", no
-/// comments. Pushes exactly what decodeOperands' general splitter would and
-/// returns true; returns false (having pushed nothing it keeps) otherwise.
-bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool) {
+/// The operand lists nvcc writes for mov/add/mad/cvta, ld.shared and the
+/// parameter passing of calls: only names ("%reg", a symbol, an inline-asm
+/// .reg), decimal numbers (negative too), "[name]", "[name+-dec]" and
+/// "{%a, %b}", no comments. Pushes exactly what decodeOperands' general
+/// splitter would and returns true; returns false (having pushed nothing it
+/// keeps) otherwise.
+bool decodeSimple(std::string_view R, uint32_t HeadEnd, RegNameTest IsReg,
+                  NamePool &Names, std::vector<Opnd> &Pool) {
   size_t N = R.size(), K = 0;
   auto Ws = [&] {
     while (K < N && isSpace(R[K]))
       ++K;
   };
-  auto Ident = [&] { // at '%': past the identifier
+  auto AtName = [&] { // a name starts here (not with a digit)
+    return K < N && isIdentStart(R[K]);
+  };
+  auto Ident = [&] { // at a name's first byte: past the name
     size_t E = K + 1;
     while (E < N && isIdentChar(R[E]))
       ++E;
@@ -127,6 +133,7 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
   };
   size_t Start = Pool.size();
   auto Fail = [&] {
+    Names.drop(); // a vector's names read so far
     Pool.resize(Start);
     return false;
   };
@@ -137,25 +144,29 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
     Opnd &O = Pool.emplace_back(); // filled in place (Fail drops it)
     size_t B = K;
     char C = R[K];
-    if (C == '%') {
+    if (AtName()) {
       K = Ident();
-      O.K = Opnd::Reg;
       O.Name = R.substr(B, K - B);
-    } else if (C >= '0' && C <= '9') {
+      O.K = C == '%' || IsReg(O.Name) ? Opnd::Reg : Opnd::Sym;
+    } else if ((C >= '0' && C <= '9') ||
+               (C == '-' && K + 1 < N && R[K + 1] >= '0' && R[K + 1] <= '9')) {
       O.K = Opnd::Imm;
       O.HasValue = true;
+      K += C == '-';
       if (!Dec(O.Value))
         return Fail();
+      if (C == '-')
+        O.Value = -O.Value;
     } else if (C == '[') {
       ++K;
       Ws();
-      if (K == N || R[K] != '%')
+      if (!AtName())
         return Fail();
       size_t NB = K;
       K = Ident();
       O.K = Opnd::Addr;
       O.Name = R.substr(NB, K - NB);
-      O.BaseIsReg = true;
+      O.BaseIsReg = R[NB] == '%' || IsReg(O.Name);
       O.HasValue = true;
       Ws();
       if (K < N && (R[K] == '+' || R[K] == '-')) {
@@ -180,7 +191,7 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
           return Fail();
         size_t EB = K;
         K = Ident();
-        O.Regs.push_back(R.substr(EB, K - EB));
+        Names.push(R.substr(EB, K - EB));
         Ws();
         if (K < N && R[K] == ',') {
           ++K;
@@ -190,6 +201,7 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
           break;
         return Fail();
       }
+      O.Regs = Names.finish();
       ++K;
     } else {
       return Fail();
@@ -209,6 +221,40 @@ bool decodeSimple(std::string_view R, uint32_t HeadEnd, std::vector<Opnd> &Pool)
 
 } // namespace
 
+namespace {
+/// The names of a vector's inside as nvcc writes it ("%f1, %f2, ...", a
+/// wgmma's 64 accumulators), appended to Names: what forEachVectorName()
+/// finds there. False, with nothing appended, for anything else (a
+/// comment, '|', a number, an empty element): the splitter reads those.
+bool plainVectorNames(std::string_view In, std::vector<std::string_view> &Names) {
+  size_t Start = Names.size(), N = In.size(), K = 0;
+  auto Ws = [&] {
+    while (K < N && isSpace(In[K]))
+      ++K;
+  };
+  Ws();
+  while (K < N) {
+    if (!isIdentStart(In[K]))
+      break;
+    size_t B = K++;
+    while (K < N && isIdentChar(In[K]))
+      ++K;
+    Names.push_back(In.substr(B, K - B));
+    Ws();
+    if (K == N)
+      return true;
+    if (In[K] != ',')
+      break;
+    ++K;
+    Ws();
+  }
+  if (K == N && Names.size() == Start)
+    return true; // "{}" or "{ }"
+  Names.resize(Start);
+  return false;
+}
+} // namespace
+
 void scanDest(std::string_view Text, const Statement &S,
               std::vector<std::string_view> &Names) {
   auto Def = [&](std::string_view Name) { Names.push_back(Name); };
@@ -226,7 +272,9 @@ void scanDest(std::string_view Text, const Statement &S,
     size_t Close = Rest.find('}', K);
     if (Close == std::string_view::npos)
       return;
-    forEachVectorName(Rest.substr(K + 1, Close - K - 1), Def);
+    std::string_view In = Rest.substr(K + 1, Close - K - 1);
+    if (!plainVectorNames(In, Names))
+      forEachVectorName(In, Def);
     return;
   }
   if (!(isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')))
@@ -251,8 +299,8 @@ namespace {
 
 /// One operand's text P (at offset At of the module), as decodeOperandText()
 /// reads it.
-Opnd decodePiece(std::string_view P, uint32_t At,
-                 const std::function<bool(std::string_view)> &IsReg) {
+Opnd decodePiece(std::string_view P, uint32_t At, RegNameTest IsReg,
+                 NamePool &Names) {
   std::string_view T = trim(P, At);
   Opnd O;
   O.Range = {At, At + uint32_t(T.size())};
@@ -304,8 +352,9 @@ Opnd decodePiece(std::string_view P, uint32_t At,
       uint32_t D = 0;
       E = trim(E, D);
       if (!E.empty() && (E[0] == '%' || (isIdentChar(E[0]) && !(E[0] >= '0' && E[0] <= '9'))))
-        O.Regs.push_back(E);
+        Names.push(E);
     });
+    O.Regs = Names.finish();
   } else if (T[0] == '!') {
     O.K = Opnd::Reg;
     O.Negated = true;
@@ -327,8 +376,9 @@ Opnd decodePiece(std::string_view P, uint32_t At,
                uint32_t D = 0;
                E = trim(E, D);
                if (!E.empty() && E[0] == '%')
-                 O.Regs.push_back(E);
+                 Names.push(E);
              });
+    O.Regs = Names.finish();
   } else if (isIdentChar(T[0])) {
     size_t K = 0;
     while (K < T.size() && (isIdentChar(T[K]) || T[K] == '.'))
@@ -357,22 +407,20 @@ std::string_view operandText(std::string_view Text, const Statement &S) {
 } // namespace
 
 void decodeOperandText(std::string_view Text, const Statement &S,
-                       const std::function<bool(std::string_view)> &IsReg,
-                       std::vector<Opnd> &Pool) {
+                       RegNameTest IsReg, NamePool &Names, std::vector<Opnd> &Pool) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   std::string_view Rest = operandText(Text, S);
-  if (decodeSimple(Rest, HeadEnd, Pool))
+  if (decodeSimple(Rest, HeadEnd, IsReg, Names, Pool))
     return;
   uint32_t Base = HeadEnd;
   if (!trim(Rest, Base).empty())
     splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
-      Pool.push_back(decodePiece(P, HeadEnd + Off, IsReg));
+      Pool.push_back(decodePiece(P, HeadEnd + Off, IsReg, Names));
     });
 }
 
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
-                         const std::function<bool(std::string_view)> &IsReg,
-                         Opnd &Out) {
+                         RegNameTest IsReg, NamePool &Names, Opnd &Out) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   std::string_view Rest = operandText(Text, S);
   uint32_t Base = HeadEnd, N = 0;
@@ -380,7 +428,7 @@ bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
   if (!trim(Rest, Base).empty())
     splitTop(Rest, false, [&](std::string_view P, uint32_t Off) {
       if (N++ == K) {
-        Out = decodePiece(P, HeadEnd + Off, IsReg);
+        Out = decodePiece(P, HeadEnd + Off, IsReg, Names);
         Found = true;
       }
     });

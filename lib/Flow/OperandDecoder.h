@@ -16,25 +16,32 @@
 #include "Flow/FlowFunction.h"
 #include "Support/CharClass.h"
 
-#include <functional>
 #include <string_view>
 #include <vector>
 
 namespace ptxlint {
 namespace flow {
 
+/// Whether a name is a .reg variable (names not starting with '%' are
+/// looked up in the symbol table): a function and its context, not a
+/// std::function, as it is asked for every name an operand list holds.
+struct RegNameTest {
+  const void *Ctx;
+  bool (*Fn)(const void *Ctx, std::string_view Name);
+  bool operator()(std::string_view Name) const { return Fn(Ctx, Name); }
+};
+
 /// Appends the operands of instruction statement S (its text after the
-/// head, up to the ';') to Pool. IsReg(Name) says whether a name that does
-/// not start with '%' is a .reg variable.
+/// head, up to the ';') to Pool, the names of vector operands to Names.
+/// IsReg(Name) says whether a name that does not start with '%' is a .reg
+/// variable.
 void decodeOperandText(std::string_view Text, const Statement &S,
-                       const std::function<bool(std::string_view)> &IsReg,
-                       std::vector<Opnd> &Pool);
+                       RegNameTest IsReg, NamePool &Names, std::vector<Opnd> &Pool);
 
 /// Operand K of S alone, decoded as decodeOperandText() decodes it (the
 /// others are only split off, not decoded); false if S has fewer operands.
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
-                         const std::function<bool(std::string_view)> &IsReg,
-                         Opnd &Out);
+                         RegNameTest IsReg, NamePool &Names, Opnd &Out);
 
 /// The registers S's destination operand names: a register, "p|q", or
 /// "{a, b}", appended to Names in order.

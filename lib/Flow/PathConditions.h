@@ -65,7 +65,7 @@ template <unsigned Max> struct LitSet {
   /// added (a fact's condition, whose oldest literals are the guard of the
   /// instruction that made it); dropping a literal only weakens.
   void add(Lit X, bool Evict) {
-    if (none() || has(X) || (N == Max && !Evict))
+    if (none() || (N == Max && !Evict) || has(X))
       return;
     if (N == Max) {
       for (unsigned K = 1; K < Max; ++K)
@@ -78,6 +78,8 @@ template <unsigned Max> struct LitSet {
   bool intersect(const LitSet &O) {
     if (none() || O.none())
       return false;
+    if (N == O.N && std::equal(L, L + N, O.L))
+      return false; // the common case at a join: one compare per literal
     uint8_t W = 0;
     for (unsigned K = 0; K < N; ++K)
       if (O.has(L[K]))
@@ -100,25 +102,35 @@ template <unsigned Max> struct LitSet {
   template <class AtomRange> void forget(const AtomRange &Atoms) {
     if (none())
       return;
-    uint8_t W = 0;
-    for (unsigned K = 0; K < N; ++K) {
-      bool Drop = false;
+    auto Killed = [&](Lit X) {
       for (uint32_t A : Atoms)
-        Drop |= atomOf(L[K]) == A;
-      if (!Drop)
+        if (atomOf(X) == A)
+          return true;
+      return false;
+    };
+    // Most events kill no literal of the set: find the first that goes
+    // before moving any.
+    unsigned K = 0;
+    while (K < N && !Killed(L[K]))
+      ++K;
+    if (K == N)
+      return;
+    uint8_t W = uint8_t(K);
+    for (++K; K < N; ++K)
+      if (!Killed(L[K]))
         L[W++] = L[K];
-    }
     N = W;
   }
+  /// The newest Max literals of O (a set holds no literal twice: add()
+  /// is the only way in).
   template <unsigned M> void assignFrom(const LitSet<M> &O) {
     if (O.none()) {
       setNone();
       return;
     }
-    setTrue();
-    unsigned From = O.N > Max ? O.N - Max : 0; // the newest of O
-    for (unsigned K = From; K < O.N; ++K)
-      add(O.L[K], false);
+    unsigned From = O.N > Max ? O.N - Max : 0;
+    N = uint8_t(O.N - From);
+    std::copy(O.L + From, O.L + O.N, L);
   }
 };
 

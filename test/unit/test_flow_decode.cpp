@@ -5,8 +5,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
 
 using namespace ptxlint;
 using namespace ptxlint::flow;
@@ -63,7 +65,9 @@ TEST_CASE("decode: text operands of shared loads") {
   CHECK(Loads[0]->Ops[0].K == Opnd::Reg);
   CHECK(Loads[0]->Ops[0].Name == "%f1");
   REQUIRE(Loads[4]->Ops[0].K == Opnd::Vec);
-  CHECK(Loads[4]->Ops[0].Regs == std::vector<std::string_view>{"%f5", "%f6"});
+  const NameRun &Regs = Loads[4]->Ops[0].Regs;
+  CHECK(std::vector<std::string_view>(Regs.begin(), Regs.end()) ==
+        std::vector<std::string_view>{"%f5", "%f6"});
 }
 
 TEST_CASE("decode: one operand alone agrees with the full decode") {
@@ -99,4 +103,99 @@ TEST_CASE("decode: one operand alone agrees with the full decode") {
     CHECK(Alone->Range.End == Full->Range.End);
   }
   CHECK(Seen == 3);
+}
+
+TEST_CASE("decode: the fast path agrees with the general splitter") {
+  // decodeOperandText() takes a fast path for the operand lists nvcc writes
+  // (names, decimals, [name+-dec], register vectors); operandFromText()
+  // always splits in general. Every operand of every unparsed instruction
+  // must come out the same both ways: symbols and inline-asm .reg names
+  // (a lookup decides Reg or Sym), negative numbers, and the shapes the
+  // fast path leaves to the splitter.
+  FlowTestModule T(".version 8.6\n.target sm_100a\n.address_size 64\n"
+                   ".shared .align 8 .b8 smem[64];\n.entry k()\n{\n"
+                   ".reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
+                   ".reg .f32 %f<4>;\n.param .b64 param0;\n.param .b32 retval0;\n"
+                   "{\n.reg .b32 remAddr32;\n"
+                   "mapa.shared::cluster.u32 remAddr32, %r1, %r2;\n}\n"
+                   "st.param.b64 [param0], %rd1;\n"
+                   "st.param.b64 [param0+8], 12;\n"
+                   "st.param.b32 [ param0 - 4 ], -3;\n"
+                   "ld.param.b32 %r3, [retval0];\n"
+                   "mov.u32 %r4, smem;\n"
+                   "add.s32 %r5, %r4, -16;\n"
+                   "add.s32 %r6, %r4, - 16;\n"
+                   "mov.pred %p1, -1;\n"
+                   "mov.u32 %r7, %tid.x;\n"
+                   "add.s32 %r8, %r4, 0x10;\n"
+                   "add.s32 %r9, %r4, 010;\n"
+                   "add.s32 %r10, %r4, -0;\n"
+                   "setp.eq.f32 %p2, %f1, 0f3F800000;\n"
+                   "setp.ne.s32 %p3|%p2, %r1, 0;\n"
+                   "ld.shared.v2.u32 {%r11, %r12}, [%r4+-8];\n"
+                   "st.param.b32 [param0+8], $x;\n"
+                   "ret;\n}\n");
+  const FlowFunction &FF = T.FF;
+  int Compared = 0;
+  for (const FlowInst &I : FF.Insts) {
+    if (I.Parsed)
+      continue; // from the AST, not from text
+    for (uint32_t K = 0;; ++K) {
+      std::optional<Opnd> Alone = FF.operandFromText(I, K);
+      const Opnd *Full = FF.operand(I, int8_t(K));
+      CAPTURE(I.Head);
+      CAPTURE(K);
+      REQUIRE(Alone.has_value() == (Full != nullptr));
+      if (!Full)
+        break;
+      ++Compared;
+      CHECK(Alone->K == Full->K);
+      CHECK(Alone->Name == Full->Name);
+      CHECK(Alone->BaseIsReg == Full->BaseIsReg);
+      CHECK(Alone->HasValue == Full->HasValue);
+      CHECK(Alone->Value == Full->Value);
+      CHECK(Alone->Negated == Full->Negated);
+      CHECK(Alone->Range.Begin == Full->Range.Begin);
+      CHECK(Alone->Range.End == Full->Range.End);
+      CHECK(std::equal(Alone->Regs.begin(), Alone->Regs.end(), Full->Regs.begin(),
+                       Full->Regs.end()));
+    }
+  }
+  CHECK(Compared >= 40);
+  // The names the fast path reads: a symbol, an inline-asm .reg.
+  const FlowInst *Mapa = nullptr, *StParam = nullptr;
+  for (const FlowInst &I : FF.Insts) {
+    if (I.Head.substr(0, 4) == "mapa")
+      Mapa = &I;
+    if (!StParam && I.Head == "st.param.b64")
+      StParam = &I;
+  }
+  REQUIRE(Mapa);
+  REQUIRE(StParam);
+  CHECK(FF.operand(*Mapa, 0)->K == Opnd::Reg);
+  const Opnd *P = FF.operand(*StParam, 0);
+  CHECK(P->K == Opnd::Addr);
+  CHECK(P->Name == "param0");
+  CHECK_FALSE(P->BaseIsReg);
+}
+
+TEST_CASE("decode: the registers a vector destination defines") {
+  // scanDest() reads a plain list of names in one pass and leaves the rest
+  // (a comment, an empty element) to the splitter: both define the same
+  // registers.
+  FlowTestModule T(".version 8.6\n.target sm_100a\n.address_size 64\n"
+                   ".entry k()\n{\n"
+                   ".reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n"
+                   "mov.b64 {%r1,%r2}, %rd1;\n"
+                   "mov.b64 { %r3 , %r4 }, %rd1;\n"
+                   "mov.b64 {%r5, /* hi */ %r6}, %rd1;\n"
+                   "mov.b64 {%r7, _}, %rd1;\n"
+                   "ret;\n}\n");
+  const FlowFunction &FF = T.FF;
+  // (%r6 is not: the splitter reads "/* hi */ %r6" as no name.)
+  for (std::string R : {"%r1", "%r2", "%r3", "%r4", "%r5", "%r7", "_"}) {
+    CAPTURE(R);
+    CHECK(FF.defCount(FF.regId(R)) == 1);
+  }
+  CHECK(FF.regId("%r8") < 0);
 }
