@@ -256,6 +256,55 @@ void FastLexer::lexAll(std::vector<Token> &Out) {
   }
 }
 
+void FastLexer::lexAll(std::vector<Token> &Out, size_t HeadSize) {
+  // Short heads ("add.s32", ".reg") lex faster than they hash.
+  if (HeadSize < 12 || HeadSize > T.size())
+    return lexAll(Out);
+  Out.clear();
+  std::string_view Head = T.substr(0, HeadSize);
+  size_t Mask = Slots.size() - 1;
+  for (size_t S = std::hash<std::string_view>()(Head) & Mask;; S = (S + 1) & Mask) {
+    if (!Slots[S]) {
+      lexHead(Out, HeadSize);
+      if (Heads.size() < MaxHeads && !Out.empty()) {
+        Heads.push_back({std::string(Head), uint32_t(Pool.size()), uint32_t(Out.size())});
+        Pool.insert(Pool.end(), Out.begin(), Out.end());
+        Slots[S] = uint32_t(Heads.size());
+      }
+      break;
+    }
+    const HeadEntry &E = Heads[Slots[S] - 1];
+    if (E.Text == Head) {
+      Out.insert(Out.end(), Pool.begin() + E.First, Pool.begin() + E.First + E.Count);
+      P = HeadSize;
+      break;
+    }
+  }
+  for (;;) {
+    size_t Start;
+    size_t Type = lexToken(Start);
+    if (Type == antlr4::Token::EOF)
+      return;
+    Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
+  }
+}
+
+void FastLexer::lexHead(std::vector<Token> &Out, size_t HeadSize) {
+  // The head's tokens are the whole text's: no IDENT or MODIFIER reads past
+  // a byte that ends the head (neither a WORD byte nor ':'). A head with
+  // another token (a number's exponent may read on) is not remembered.
+  while (P < HeadSize) {
+    size_t Start;
+    size_t Type = lexToken(Start);
+    if ((Type != L::IDENT && Type != L::MODIFIER) || P > HeadSize) {
+      Out.clear(); // not remembered: the caller lexes from the start
+      P = 0;
+      return;
+    }
+    Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
+  }
+}
+
 std::unique_ptr<antlr4::Token> FastLexer::nextToken() {
   size_t Start;
   size_t Type = lexOne(Start);

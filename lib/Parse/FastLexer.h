@@ -48,13 +48,34 @@ public:
   /// of its time in calls alone. (The shape key, the token types, is made
   /// from Out only where the parser needs it.)
   void lexAll(std::vector<Token> &Out);
+  /// As lexAll, where the text starts with a statement's head word of
+  /// HeadSize bytes (as the scanner found it: no byte after it continues
+  /// it): a head of identifier and qualifiers comes from a memo of its
+  /// tokens by its text. A module repeats a few dozen heads thousands of
+  /// times, and a long head ("cp.async.bulk.tensor.1d.shared::cta.global.
+  /// tile.mbarrier::complete_tx::bytes") is ten tokens.
+  void lexAll(std::vector<Token> &Out, size_t HeadSize);
 
 private:
   size_t lexToken(size_t &Start);
   size_t lexNumber();
   size_t lexDotted();
+  /// Lexes the head [0, HeadSize) into Out by token, and remembers it if it
+  /// is all IDENT and MODIFIER tokens.
+  void lexHead(std::vector<Token> &Out, size_t HeadSize);
   std::string_view T;
   size_t P = 0;
+
+  /// Heads lexed before, by text: open addressing over Heads (index + 1 in
+  /// Slots), their tokens a run of Pool. At most MaxHeads are kept.
+  struct HeadEntry {
+    std::string Text;
+    uint32_t First, Count;
+  };
+  static constexpr size_t MaxHeads = 4096;
+  std::vector<HeadEntry> Heads;
+  std::vector<uint32_t> Slots = std::vector<uint32_t>(2 * MaxHeads);
+  std::vector<Token> Pool;
 };
 
 } // namespace ptxlint

@@ -234,10 +234,11 @@ struct StatementParser::Impl {
 
   // --- tokens and the shape cache ---------------------------------------------
   /// Lexes the statement into Toks.
-  void lex(std::string_view StatementText, uint32_t Offset) {
+  /// HeadSize: the statement's head word, when the statement starts with it.
+  void lex(std::string_view StatementText, uint32_t Offset, size_t HeadSize = 0) {
     Base = Offset;
     Lexer.reset(StatementText); // tokens are offsets: no copy on a hit
-    Lexer.lexAll(Toks);
+    Lexer.lexAll(Toks, HeadSize);
   }
 
   /// Finds (or builds with ANTLR) the CST of the statement lex() read.
@@ -1359,7 +1360,7 @@ bool StatementParser::parse(uint32_t Index) {
     }
   }
   try {
-    I->lex(Text, S.Range.Begin);
+    I->lex(Text, S.Range.Begin, S.HeadBegin == S.Range.Begin ? S.HeadSize : 0);
     if (R == EntryRule::Instruction && I->Direct && I->recogniseDirect()) {
       ++I->DirectlyBuilt;
       return I->buildDirect(S);
