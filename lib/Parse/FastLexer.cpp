@@ -256,28 +256,59 @@ void FastLexer::lexAll(std::vector<Token> &Out) {
   }
 }
 
-void FastLexer::lexAll(std::vector<Token> &Out, size_t HeadSize) {
-  // Short heads ("add.s32", ".reg") lex faster than they hash.
-  if (HeadSize < 12 || HeadSize > T.size())
-    return lexAll(Out);
-  Out.clear();
-  std::string_view Head = T.substr(0, HeadSize);
+bool FastLexer::recall(std::string_view Key, size_t Hash,
+                       std::vector<Token> &Out) const {
   size_t Mask = Slots.size() - 1;
-  for (size_t S = std::hash<std::string_view>()(Head) & Mask;; S = (S + 1) & Mask) {
-    if (!Slots[S]) {
-      lexHead(Out, HeadSize);
-      if (Heads.size() < MaxHeads && !Out.empty()) {
-        Heads.push_back({std::string(Head), uint32_t(Pool.size()), uint32_t(Out.size())});
-        Pool.insert(Pool.end(), Out.begin(), Out.end());
-        Slots[S] = uint32_t(Heads.size());
-      }
-      break;
-    }
-    const HeadEntry &E = Heads[Slots[S] - 1];
-    if (E.Text == Head) {
+  for (size_t S = Hash & Mask; Slots[S]; S = (S + 1) & Mask) {
+    const MemoEntry &E = Memo[Slots[S] - 1];
+    if (E.Text == Key) {
       Out.insert(Out.end(), Pool.begin() + E.First, Pool.begin() + E.First + E.Count);
+      return true;
+    }
+  }
+  return false;
+}
+
+void FastLexer::remember(std::string_view Key, size_t Hash,
+                         const std::vector<Token> &Out, size_t From) {
+  if (Memo.size() >= MaxMemo || From >= Out.size())
+    return;
+  size_t Mask = Slots.size() - 1, S = Hash & Mask;
+  while (Slots[S])
+    S = (S + 1) & Mask;
+  Memo.push_back({std::string(Key), uint32_t(Pool.size()), uint32_t(Out.size() - From)});
+  Pool.insert(Pool.end(), Out.begin() + From, Out.end());
+  Slots[S] = uint32_t(Memo.size());
+}
+
+void FastLexer::lexAll(std::vector<Token> &Out, size_t HeadSize) {
+  Out.clear();
+  // Whole statements while they repeat: one in four found, or stop asking.
+  bool Whole = T.size() <= MaxMemoText && (WholeLookups < 1024 || 4 * WholeHits >= WholeLookups);
+  size_t Hash = Whole ? std::hash<std::string_view>()(T) : 0;
+  if (Whole) {
+    ++WholeLookups;
+    if (recall(T, Hash, Out)) {
+      ++WholeHits;
+      P = T.size();
+      return;
+    }
+  }
+  lexWithHead(Out, HeadSize);
+  if (Whole)
+    remember(T, Hash, Out, 0);
+}
+
+void FastLexer::lexWithHead(std::vector<Token> &Out, size_t HeadSize) {
+  // Short heads ("add.s32", ".reg") lex faster than they hash.
+  if (HeadSize >= 12 && HeadSize <= T.size()) {
+    std::string_view Head = T.substr(0, HeadSize);
+    size_t Hash = std::hash<std::string_view>()(Head);
+    if (recall(Head, Hash, Out)) {
       P = HeadSize;
-      break;
+    } else {
+      lexHead(Out, HeadSize);
+      remember(Head, Hash, Out, 0);
     }
   }
   for (;;) {

@@ -147,3 +147,31 @@ TEST_CASE("FastLexer: a statement's head from the memo gives the tokens of the w
   CHECK(Cases.size() > 1000);
   CHECK(FromMemo > 100);
 }
+
+TEST_CASE("FastLexer: a repeated statement's tokens from the memo are its own") {
+  const std::vector<std::pair<std::string, size_t>> Cases = {
+      {"cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
+       "[%r23], [%rd9, {%r24}], [%r26];", 76},
+      {"mbarrier.arrive.shared.b64                                  %rd10,  [%r26];", 26},
+      {"add.s32 %r1, %r2, 0f3F800000;", 7},
+      {"st.shared.u8 [_ZZ10asyncDenseILi1ELi4EEv9TensorMapPcPfiE4Smem_c0f0+1024], %rs2;", 12},
+  };
+  FastLexer Memo, Plain;
+  std::vector<FastLexer::Token> A, B;
+  for (int Round = 0; Round < 3; ++Round)
+    for (const auto &[St, HeadSize] : Cases) {
+      Memo.reset(St);
+      Memo.lexAll(A, HeadSize);
+      Plain.reset(St);
+      Plain.lexAll(B);
+      CAPTURE(St);
+      REQUIRE(listed(A) == listed(B));
+      // Another statement after a remembered one starts afresh.
+      std::string Longer = St + " ";
+      Memo.reset(Longer);
+      Memo.lexAll(A, HeadSize);
+      Plain.reset(Longer);
+      Plain.lexAll(B);
+      REQUIRE(listed(A) == listed(B));
+    }
+}
