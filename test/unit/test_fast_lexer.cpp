@@ -135,7 +135,9 @@ TEST_CASE("FastLexer: a statement's head from the memo gives the tokens of the w
   std::vector<FastLexer::Token> A, B;
   size_t FromMemo = 0;
   for (int Round = 0; Round < 2; ++Round)
-    for (const auto &[St, HeadSize] : Cases) {
+    for (const auto &Case : Cases) {
+      const std::string &St = Case.first; // not a structured binding: CAPTURE
+      size_t HeadSize = Case.second;      // makes a lambda (clang 14)
       Memo.reset(St);
       Memo.lexAll(A, HeadSize);
       Plain.reset(St);
@@ -159,7 +161,9 @@ TEST_CASE("FastLexer: a repeated statement's tokens from the memo are its own") 
   FastLexer Memo, Plain;
   std::vector<FastLexer::Token> A, B;
   for (int Round = 0; Round < 3; ++Round)
-    for (const auto &[St, HeadSize] : Cases) {
+    for (const auto &Case : Cases) {
+      const std::string &St = Case.first; // not a structured binding: CAPTURE
+      size_t HeadSize = Case.second;      // makes a lambda (clang 14)
       Memo.reset(St);
       Memo.lexAll(A, HeadSize);
       Plain.reset(St);
