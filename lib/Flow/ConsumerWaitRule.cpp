@@ -96,6 +96,39 @@ private:
   std::vector<Form> Arrays;
 };
 
+/// Of(form): a mask of classes that depends on the form alone, found once
+/// per distinct form (a function's waits and signals name a few barriers,
+/// each many times).
+template <class MaskFn> class MaskByForm {
+public:
+  explicit MaskByForm(MaskFn Of) : Of(std::move(Of)) {}
+  uint64_t operator()(const Shape &A) {
+    if (!A)
+      return Of(A);
+    for (const auto &[F, M] : Seen)
+      if (F == *A)
+        return M;
+    Seen.push_back({*A, Of(A)});
+    return Seen.back().second;
+  }
+
+private:
+  MaskFn Of;
+  std::vector<std::pair<Form, uint64_t>> Seen;
+};
+
+/// Which of Classes a barrier of a form may be (BarrierArrays::mayBeSame),
+/// once per form.
+auto classesOf(const BarrierArrays &Arr, const std::vector<Form> &Classes) {
+  return MaskByForm([&Arr, &Classes](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Classes.size(); ++X)
+      if (Arr.mayBeSame(A, Classes[X]))
+        M |= uint64_t(1) << X;
+    return M;
+  });
+}
+
 /// tcgen05.alloc: writes the address of the tensor memory it allocated to
 /// the shared-memory word its first operand addresses.
 bool isTmemAlloc(const FlowInst &I) {
@@ -744,16 +777,14 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (size_t X = 0; X < RI.size(); ++X)
     EvOf[RI[X]] = uint32_t(X + 1);
   auto At = [&](uint32_t K) -> EventInfo & { return Info[EvOf[K]]; };
+  auto FullOf = classesOf(Arr, Full);
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
       if (!Facts.blocks(K))
         break; // a probe
-      const Shape &A = BarrierOf(K);
-      for (size_t F = 0; F < Full.size(); ++F)
-        if (Arr.mayBeSame(A, Full[F]))
-          At(K).Acquires |= uint64_t(1) << F;
+      At(K).Acquires |= FullOf(BarrierOf(K));
       break;
     }
     case OpKind::MbarArrive:
@@ -1012,13 +1043,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       return; // too many to tell apart: silent
     Cls.push_back(*A);
   }
-  auto Mask = [&](const Shape &A) {
-    uint64_t M = 0;
-    for (size_t X = 0; X < Cls.size(); ++X)
-      if (Arr.mayBeSame(A, Cls[X]))
-        M |= uint64_t(1) << X;
-    return M;
-  };
+  auto Mask = classesOf(Arr, Cls);
   // Per role instruction: the classes a blocking wait acquires, the class
   // a signal signals (-1: none).
   std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
@@ -1778,13 +1803,13 @@ void runTmemReadRule(const FlowRuleContext &C) {
   auto Bit = [&](size_t X) { return uint64_t(1) << std::min<size_t>(X, 63); };
   if (Hands.size() > 64)
     Hands[63].All = true;
-  auto HandBits = [&](const Shape &A) {
+  MaskByForm HandBits([&](const Shape &A) {
     uint64_t M = 0;
     for (size_t X = 0; X < Hands.size(); ++X)
       if (Arr.mayBeSame(A, Hands[X].Bar))
         M |= Bit(X);
     return M;
-  };
+  });
   // The classes that may hand over the columns a read at K reads: a
   // tcgen05.ld's (its shape's count), a tcgen05.mma's A operand (its K
   // dimension is 32 bytes a row in every kind: 8 columns).
@@ -1820,14 +1845,14 @@ void runTmemReadRule(const FlowRuleContext &C) {
     bool operator<(const Effect &O) const { return K < O.K; }
   };
   std::vector<Effect> Effects;
-  auto GateBits = [&](const Shape &A) {
+  MaskByForm GateBits([&](const Shape &A) {
     uint64_t M = 0;
     for (size_t X = 0; X < Hands.size(); ++X)
       for (const Form &G : Hands[X].Gates)
         if (Arr.mayBeSame(A, G))
           M |= Bit(X);
     return M;
-  };
+  });
   auto Set = [&](uint32_t K, uint64_t A, uint64_t Kl) {
     if (A || Kl) {
       Code[K] = Masked;

@@ -114,6 +114,8 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     return -1;
   };
   std::vector<std::pair<uint32_t, AddrKey>> Ops; // the mbarrier operations
+  Ops.reserve(FF.RoleInsts.size()); // (one allocation, not a dozen)
+  Keys.reserve(MaxBarriers);
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
     if (I.Op.MbarOp < 0)

@@ -77,7 +77,19 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   size_t NB = FF.Blocks.size();
   Cyclic.assign(NB, -1);
   EdgeStart.reserve(2 * NB + 1);
-  AtomTable.assign(256, AtomSlot{});
+  // Room for about two atoms per conditional branch (a comparison and its
+  // predicate) before the table grows: a small function's is small.
+  size_t Branches = 0;
+  for (const Block &Bl : FF.Blocks)
+    Branches += Bl.Succs.size() == 2;
+  size_t Slots = 16;
+  while (Slots < 4 * Branches && Slots < 256)
+    Slots *= 2;
+  AtomTable.assign(Slots, AtomSlot{});
+  // (Growth by doublings is a copy and an allocation each, per function.)
+  EdgeLits.reserve(4 * Branches);
+  AtomRegs.reserve(2 * Branches);
+  AtomOpaque.reserve(2 * Branches);
   for (uint32_t B = 0; B < NB; ++B) {
     const Block &Bl = FF.Blocks[B];
     EdgeStart.push_back(uint32_t(EdgeLits.size()));
@@ -110,6 +122,7 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   // literal) pairs, then grouped per instruction.
   std::vector<std::pair<uint32_t, uint32_t>> Kills;
   std::vector<std::pair<uint32_t, Lit>> Sets;
+  Kills.reserve(4 * AtomRegs.size());
   for (uint32_t A = 0; A < AtomRegs.size(); ++A)
     for (int32_t R : AtomRegs[A])
       for (uint32_t X = 0; R >= 0 && X < FF.defCount(R); ++X)
@@ -131,11 +144,13 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   std::sort(Kills.begin(), Kills.end());
   Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
   std::sort(Sets.begin(), Sets.end());
+  Events.reserve(Kills.size());
   for (const auto &KA : Kills) // (sorted: each instruction once)
     if (Events.empty() || Events.back() != KA.first)
       Events.push_back(KA.first);
   KillStart.reserve(Events.size() + 1);
   KillAtoms.reserve(Kills.size());
+  KillBits.reserve(Events.size());
   EventSets.assign(Events.size(), NoLit);
   EventOf.assign(FF.Insts.size(), -1);
   size_t X = 0, Y = 0;

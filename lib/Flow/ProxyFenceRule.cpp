@@ -121,6 +121,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   // The async-proxy accesses first: their source buffers and barriers.
   std::vector<AddrKey> Sources, Barriers;
+  Sources.reserve(FF.RoleInsts.size()); // (a few allocations, not a dozen)
+  Barriers.reserve(FF.RoleInsts.size());
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
     if (I.Op.readsSharedAsync()) {
@@ -144,6 +146,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     return false;
   };
   std::vector<Site> Sites;
+  Sites.reserve(MaxSites);
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
   for (size_t RK = 0; RK < FF.RoleInsts.size() && Sites.size() < MaxSites; ++RK) {
     uint32_t K = FF.RoleInsts[RK];
