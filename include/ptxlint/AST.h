@@ -94,6 +94,14 @@ public:
       regrow(A, Cap ? 2 * size_t(Cap) : 4);
     new (Data + Size++) T(std::move(X));
   }
+  /// A new element at the end, value-initialised, for the caller to fill in
+  /// place (push_back copies it: an Operand is 104 bytes). The reference
+  /// lasts until the list grows again.
+  T &emplace_back(NodeArena &A) {
+    if (Size == Cap)
+      regrow(A, Cap ? 2 * size_t(Cap) : 4);
+    return *new (Data + Size++) T();
+  }
 
 private:
   void regrow(NodeArena &A, size_t NewCap) {

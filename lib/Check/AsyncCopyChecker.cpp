@@ -168,6 +168,7 @@ private:
     const spec::InstructionSpec *Spec = nullptr;
     size_t NameWords = 0;
     std::vector<const spec::GroupSpec *> Groups; ///< of the words after the name
+    InstructionCheck::LayoutMemo Layout; ///< once QualifiersClean
     /// checkQualifiers() reported nothing; it chose Form and these state
     /// spaces (indices into the instruction's modifiers).
     bool QualifiersClean = false;
@@ -222,6 +223,7 @@ private:
       C.Form = E->Form;
       for (uint8_t X : E->Spaces)
         C.Spaces.push_back(&I.Modifiers[X]);
+      C.Layout = &E->Layout;
     } else {
       checkQualifiers(C);
       if (Cacheable && C.Reports == 0)

@@ -77,6 +77,16 @@ struct InstructionCheck {
   };
   mutable SymbolMemo Looked[8];
   mutable unsigned LookedCount = 0;
+  /// The operand layout (slots) last found for this instruction's head and
+  /// form: a head whose qualifiers checked clean fixes the form and the
+  /// written qualifiers, so a count of operands gets the same slots each
+  /// time. Null: not kept (checkOperands lays them out alone).
+  struct LayoutMemo {
+    const spec::FormSpec *Form = nullptr;
+    size_t Operands = 0;
+    std::vector<const spec::OperandSpec *> Slots;
+  };
+  LayoutMemo *Layout = nullptr;
 
   /// Quals, Spaces and Targets live in Buffers (cleared here). Groups: the
   /// group of each qualifier after the name (spec::groupOf), when the

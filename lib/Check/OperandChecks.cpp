@@ -769,9 +769,22 @@ static void checkVector(InstructionCheck &C, const OperandSpec &S,
 void checkOperands(InstructionCheck &C) {
   if (!C.Form)
     return;
-  std::vector<const OperandSpec *> Slots;
-  if (!layout(C, Slots))
-    return;
+  std::vector<const OperandSpec *> Own;
+  InstructionCheck::LayoutMemo *Memo = C.Layout;
+  size_t N = C.I.Operands.size();
+  if (!Memo || Memo->Form != C.Form || Memo->Operands != N) {
+    std::vector<const OperandSpec *> &Into = Memo ? Memo->Slots : Own;
+    Into.clear();
+    if (Memo)
+      Memo->Form = nullptr; // until laid out
+    if (!layout(C, Into))
+      return;
+    if (Memo) {
+      Memo->Form = C.Form;
+      Memo->Operands = N;
+    }
+  }
+  const std::vector<const OperandSpec *> &Slots = Memo ? Memo->Slots : Own;
   for (size_t K = 0; K < Slots.size(); ++K) {
     const OperandSpec &S = *Slots[K];
     const Operand &Op = C.I.Operands[K];

@@ -114,96 +114,131 @@ size_t FastLexer::lexDotted() {
   }
 }
 
-// lexOne's body, inlined into lexAll's loop.
-[[gnu::always_inline]] inline size_t FastLexer::lexToken(size_t &Start) {
-  size_t N = T.size();
-  // Skip WS, LINE_COMMENT, BLOCK_COMMENT (an unterminated /* is two OTHERs).
-  while (P < N) {
-    char C = T[P];
-    if (C == ' ' || C == '\t' || C == '\r' || C == '\n') {
-      ++P;
-    } else if (C == '/' && P + 1 < N && T[P + 1] == '/') {
-      while (P < N && T[P] != '\r' && T[P] != '\n')
-        ++P;
-    } else if (C == '/' && P + 1 < N && T[P + 1] == '*') {
-      size_t E = T.find("*/", P + 2);
-      if (E == std::string_view::npos)
-        break;
-      P = E + 2;
-    } else {
-      break;
+namespace {
+
+/// What a token's first byte starts: one table lookup and one switch per
+/// token (a chain of tests before, which punctuation, half the tokens of an
+/// operand list, went all the way down).
+enum class Starts : uint8_t {
+  Other,   ///< OTHER
+  Blank,   ///< WS
+  Slash,   ///< a comment, or SLASH
+  Digit,   ///< INT or FLOAT
+  Dot,     ///< MODIFIER or a keyword
+  Percent, ///< PERCENT_OP ("%%") or an IDENT
+  Ident,   ///< IDENT
+  Quote,   ///< STRING, or OTHER when unterminated
+  Angle,   ///< LT/SHL, GT/SHR
+  Single,  ///< a one-byte token: TokenOf
+};
+
+struct StartTable {
+  Starts Kind[256] = {};
+  uint16_t TokenOf[256] = {};
+  constexpr void single(char C, size_t Type) {
+    Kind[uint8_t(C)] = Starts::Single;
+    TokenOf[uint8_t(C)] = uint16_t(Type);
+  }
+  constexpr StartTable() {
+    for (int C = 0; C < 256; ++C) {
+      if (C == ' ' || C == '\t' || C == '\r' || C == '\n')
+        Kind[C] = Starts::Blank;
+      else if (C >= '0' && C <= '9')
+        Kind[C] = Starts::Digit;
+      else if ((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' || C == '$')
+        Kind[C] = Starts::Ident;
     }
+    Kind[uint8_t('/')] = Starts::Slash;
+    Kind[uint8_t('.')] = Starts::Dot;
+    Kind[uint8_t('%')] = Starts::Percent;
+    Kind[uint8_t('"')] = Starts::Quote;
+    Kind[uint8_t('<')] = Kind[uint8_t('>')] = Starts::Angle;
+    single('@', L::AT);     single('!', L::BANG);   single(';', L::SEMI);
+    single(',', L::COMMA);  single('[', L::LBRACK); single(']', L::RBRACK);
+    single('{', L::LBRACE); single('}', L::RBRACE); single('(', L::LPAREN);
+    single(')', L::RPAREN); single('+', L::PLUS);   single('-', L::MINUS);
+    single('*', L::STAR);   single('&', L::AMP);    single('|', L::PIPE);
+    single('^', L::CARET);  single('~', L::TILDE);  single('=', L::EQ);
+    single(':', L::COLON);
   }
-  Start = P;
-  if (P >= N)
-    return antlr4::Token::EOF;
-  char C = T[P];
-  if (isDigit(C))
-    return lexNumber();
-  if (C == '.')
-    return lexDotted();
-  if (C == '%' && P + 1 < N && T[P + 1] == '%') {
-    P += 2;
-    return L::PERCENT_OP;
-  }
-  if (isIdentStart(C)) {
-    ++P;
-    while (P < N && isWordChar(T[P]))
+};
+constexpr StartTable FirstByte;
+
+} // namespace
+
+// lexOne's body, inlined into lexAll's loop.
+[[gnu::always_inline]] inline size_t FastLexer::lexToken(size_t &Begin) {
+  size_t N = T.size();
+  for (;;) {
+    Begin = P;
+    if (P >= N)
+      return antlr4::Token::EOF;
+    char C = T[P];
+    switch (FirstByte.Kind[uint8_t(C)]) {
+    case Starts::Blank: // WS
       ++P;
-    return L::IDENT;
-  }
-  if (C == '"') {
-    size_t Q = P + 1;
-    while (Q < N && T[Q] != '"' && T[Q] != '\r' && T[Q] != '\n') {
-      if (T[Q] == '\\') {
-        if (Q + 1 >= N)
-          break;
+      continue;
+    case Starts::Slash: // LINE_COMMENT, BLOCK_COMMENT (an unterminated /* is two OTHERs)
+      if (P + 1 < N && T[P + 1] == '/') {
+        while (P < N && T[P] != '\r' && T[P] != '\n')
+          ++P;
+        continue;
+      }
+      if (P + 1 < N && T[P + 1] == '*') {
+        size_t E = T.find("*/", P + 2);
+        if (E != std::string_view::npos) {
+          P = E + 2;
+          continue;
+        }
+      }
+      ++P;
+      return L::SLASH;
+    case Starts::Digit:
+      return lexNumber();
+    case Starts::Dot:
+      return lexDotted();
+    case Starts::Percent:
+      if (P + 1 < N && T[P + 1] == '%') {
+        P += 2;
+        return L::PERCENT_OP;
+      }
+      [[fallthrough]];
+    case Starts::Ident:
+      ++P;
+      while (P < N && isWordChar(T[P]))
+        ++P;
+      return L::IDENT;
+    case Starts::Quote: {
+      size_t Q = P + 1;
+      while (Q < N && T[Q] != '"' && T[Q] != '\r' && T[Q] != '\n') {
+        if (T[Q] == '\\') {
+          if (Q + 1 >= N)
+            break;
+          ++Q;
+        }
         ++Q;
       }
-      ++Q;
+      if (Q < N && T[Q] == '"') {
+        P = Q + 1;
+        return L::STRING;
+      }
+      ++P;
+      return L::OTHER;
     }
-    if (Q < N && T[Q] == '"') {
-      P = Q + 1;
-      return L::STRING;
+    case Starts::Angle:
+      ++P;
+      if (P < N && T[P] == C) {
+        ++P;
+        return C == '<' ? L::SHL : L::SHR;
+      }
+      return C == '<' ? L::LT : L::GT;
+    case Starts::Single:
+      ++P;
+      return FirstByte.TokenOf[uint8_t(C)];
+    case Starts::Other:
+      break;
     }
     ++P;
-    return L::OTHER;
-  }
-  ++P;
-  switch (C) {
-  case '@': return L::AT;
-  case '!': return L::BANG;
-  case ';': return L::SEMI;
-  case ',': return L::COMMA;
-  case '[': return L::LBRACK;
-  case ']': return L::RBRACK;
-  case '{': return L::LBRACE;
-  case '}': return L::RBRACE;
-  case '(': return L::LPAREN;
-  case ')': return L::RPAREN;
-  case '+': return L::PLUS;
-  case '-': return L::MINUS;
-  case '*': return L::STAR;
-  case '/': return L::SLASH;
-  case '&': return L::AMP;
-  case '|': return L::PIPE;
-  case '^': return L::CARET;
-  case '~': return L::TILDE;
-  case '=': return L::EQ;
-  case ':': return L::COLON;
-  case '<':
-    if (P < N && T[P] == '<') {
-      ++P;
-      return L::SHL;
-    }
-    return L::LT;
-  case '>':
-    if (P < N && T[P] == '>') {
-      ++P;
-      return L::SHR;
-    }
-    return L::GT;
-  default:
     return L::OTHER;
   }
 }
@@ -217,6 +252,86 @@ void FastLexer::lexAll(std::vector<Token> &Out) {
     size_t Type = lexToken(Start);
     if (Type == antlr4::Token::EOF)
       return;
+    Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
+  }
+}
+
+bool FastLexer::recall(std::string_view Key, size_t Hash,
+                       std::vector<Token> &Out) const {
+  size_t Mask = Slots.size() - 1;
+  for (size_t S = Hash & Mask; Slots[S]; S = (S + 1) & Mask) {
+    const MemoEntry &E = Memo[Slots[S] - 1];
+    if (E.Text == Key) {
+      Out.insert(Out.end(), Pool.begin() + E.First, Pool.begin() + E.First + E.Count);
+      return true;
+    }
+  }
+  return false;
+}
+
+void FastLexer::remember(std::string_view Key, size_t Hash,
+                         const std::vector<Token> &Out, size_t From) {
+  if (Memo.size() >= MaxMemo || From >= Out.size())
+    return;
+  size_t Mask = Slots.size() - 1, S = Hash & Mask;
+  while (Slots[S])
+    S = (S + 1) & Mask;
+  Memo.push_back({std::string(Key), uint32_t(Pool.size()), uint32_t(Out.size() - From)});
+  Pool.insert(Pool.end(), Out.begin() + From, Out.end());
+  Slots[S] = uint32_t(Memo.size());
+}
+
+void FastLexer::lexAll(std::vector<Token> &Out, size_t HeadSize) {
+  Out.clear();
+  // Whole statements while they repeat: one in four found, or stop asking.
+  bool Whole = T.size() <= MaxMemoText && (WholeLookups < 1024 || 4 * WholeHits >= WholeLookups);
+  size_t Hash = Whole ? std::hash<std::string_view>()(T) : 0;
+  if (Whole) {
+    ++WholeLookups;
+    if (recall(T, Hash, Out)) {
+      ++WholeHits;
+      P = T.size();
+      return;
+    }
+  }
+  lexWithHead(Out, HeadSize);
+  if (Whole)
+    remember(T, Hash, Out, 0);
+}
+
+void FastLexer::lexWithHead(std::vector<Token> &Out, size_t HeadSize) {
+  // Short heads ("add.s32", ".reg") lex faster than they hash.
+  if (HeadSize >= 12 && HeadSize <= T.size()) {
+    std::string_view Head = T.substr(0, HeadSize);
+    size_t Hash = std::hash<std::string_view>()(Head);
+    if (recall(Head, Hash, Out)) {
+      P = HeadSize;
+    } else {
+      lexHead(Out, HeadSize);
+      remember(Head, Hash, Out, 0);
+    }
+  }
+  for (;;) {
+    size_t Start;
+    size_t Type = lexToken(Start);
+    if (Type == antlr4::Token::EOF)
+      return;
+    Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
+  }
+}
+
+void FastLexer::lexHead(std::vector<Token> &Out, size_t HeadSize) {
+  // The head's tokens are the whole text's: no IDENT or MODIFIER reads past
+  // a byte that ends the head (neither a WORD byte nor ':'). A head with
+  // another token (a number's exponent may read on) is not remembered.
+  while (P < HeadSize) {
+    size_t Start;
+    size_t Type = lexToken(Start);
+    if ((Type != L::IDENT && Type != L::MODIFIER) || P > HeadSize) {
+      Out.clear(); // not remembered: the caller lexes from the start
+      P = 0;
+      return;
+    }
     Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
   }
 }

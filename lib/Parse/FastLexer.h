@@ -48,13 +48,45 @@ public:
   /// of its time in calls alone. (The shape key, the token types, is made
   /// from Out only where the parser needs it.)
   void lexAll(std::vector<Token> &Out);
+  /// As lexAll, for the text of one statement that starts with its head
+  /// word of HeadSize bytes (as the scanner found it: no byte after it
+  /// continues it), with a memo of tokens by text: of whole statements up
+  /// to MaxMemoText bytes (async-dense code repeats its wrappers'
+  /// statements, registers and all), while it finds one in four; else of
+  /// heads of identifier and qualifiers (a module repeats a few dozen heads
+  /// thousands of times, and "cp.async.bulk.tensor.1d.shared::cta.global.
+  /// tile.mbarrier::complete_tx::bytes" is ten tokens).
+  void lexAll(std::vector<Token> &Out, size_t HeadSize);
 
 private:
   size_t lexToken(size_t &Start);
   size_t lexNumber();
   size_t lexDotted();
+  /// lexAll() from the head memo.
+  void lexWithHead(std::vector<Token> &Out, size_t HeadSize);
+  /// Lexes the head [0, HeadSize) into Out by token; empties Out (and
+  /// resets P) unless it is all IDENT and MODIFIER tokens.
+  void lexHead(std::vector<Token> &Out, size_t HeadSize);
   std::string_view T;
   size_t P = 0;
+
+  /// Texts lexed before (heads and whole statements): open addressing over
+  /// Memo (index + 1 in Slots), their tokens a run of Pool. At most
+  /// MaxMemo are kept.
+  struct MemoEntry {
+    std::string Text;
+    uint32_t First, Count;
+  };
+  static constexpr size_t MaxMemo = 4096, MaxMemoText = 160;
+  std::vector<MemoEntry> Memo;
+  std::vector<uint32_t> Slots = std::vector<uint32_t>(2 * MaxMemo);
+  std::vector<Token> Pool;
+  size_t WholeLookups = 0, WholeHits = 0;
+  /// Appends Key's remembered tokens to Out and returns true, if there are.
+  bool recall(std::string_view Key, size_t Hash, std::vector<Token> &Out) const;
+  /// Remembers Out[From, end) as Key's tokens (Key not remembered yet).
+  void remember(std::string_view Key, size_t Hash, const std::vector<Token> &Out,
+                size_t From);
 };
 
 } // namespace ptxlint

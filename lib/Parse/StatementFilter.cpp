@@ -135,13 +135,10 @@ std::vector<uint32_t> selectForParse(const Module &M,
                                      const SourceBuffer *DropBehind) {
   std::vector<uint32_t> Selected;
   const char *Text = M.Text.data();
-  uint32_t NextDrop = DropBehind ? 0 : UINT32_MAX;
   for (uint32_t K = 0, N = uint32_t(M.Statements.size()); K < N; ++K) {
     const Statement &S = M.Statements[K];
-    if (S.Range.Begin >= NextDrop) {
+    if (K % 4096 == 0 && DropBehind)
       DropBehind->dropBefore(S.Range.Begin);
-      NextDrop = S.Range.Begin + (1u << 20);
-    }
     // Most statements are instructions that their head's first two bytes
     // rule out (add, mov, fma, setp, ...): tested first, without the rest.
     if (S.Kind == StatementKind::Instruction && S.HeadSize >= 2 &&

@@ -234,10 +234,11 @@ struct StatementParser::Impl {
 
   // --- tokens and the shape cache ---------------------------------------------
   /// Lexes the statement into Toks.
-  void lex(std::string_view StatementText, uint32_t Offset) {
+  /// HeadSize: the statement's head word, when the statement starts with it.
+  void lex(std::string_view StatementText, uint32_t Offset, size_t HeadSize = 0) {
     Base = Offset;
     Lexer.reset(StatementText); // tokens are offsets: no copy on a hit
-    Lexer.lexAll(Toks);
+    Lexer.lexAll(Toks, HeadSize);
   }
 
   /// Finds (or builds with ANTLR) the CST of the statement lex() read.
@@ -395,9 +396,10 @@ struct StatementParser::Impl {
   bool Direct = true; ///< instructions and declarations from their tokens where they can
   bool recogniseDirect();
   bool buildDirect(Statement &S);
-  Operand directOperand(uint32_t &P);
-  Operand directFlat(uint32_t &P);
-  Operand directUnary(uint32_t &P);
+  // Each fills Out, a new operand, in place (most are list elements).
+  void directOperand(uint32_t &P, Operand &Out);
+  void directFlat(uint32_t &P, Operand &Out);
+  void directUnary(uint32_t &P, Operand &Out);
   void directAddress(uint32_t &P, Operand &Out);
   /// The item counts of the lists of the statement recogniseDirect()
   /// accepted, in the order they open; the next one to use.
@@ -934,16 +936,17 @@ bool StatementParser::Impl::recogniseDirect() {
   return SubsetRecogniser(Toks, ListSizes).instruction();
 }
 
-Operand StatementParser::Impl::directUnary(uint32_t &P) {
+void StatementParser::Impl::directUnary(uint32_t &P, Operand &O) {
   uint32_t First = P;
-  Operand O;
   switch (Toks[P].Type) {
   case L::MINUS: case L::PLUS: case L::TILDE: case L::BANG: {
     size_t Op = Toks[P].Type;
-    Operand Inner = directUnary(++P);
+    Operand Inner;
+    directUnary(++P, Inner);
     O.Range = tokenRange(First, P - 1);
     O.Text = text(O.Range);
-    return prefixed(Op, std::move(Inner), O);
+    O = prefixed(Op, std::move(Inner), O);
+    return;
   }
   case L::IDENT: {
     bool Component = Toks[P + 1].Type == L::MODIFIER;
@@ -952,7 +955,7 @@ Operand StatementParser::Impl::directUnary(uint32_t &P) {
     O.Text = text(O.Range);
     nameOperand(O, tokenText(First),
                 Component ? tokenText(First + 1) : std::string_view());
-    return O;
+    return;
   }
   default: // INT or FLOAT: the recogniser let nothing else through
     O.Range = tokenRange(First, First);
@@ -961,23 +964,25 @@ Operand StatementParser::Impl::directUnary(uint32_t &P) {
       judgeInteger(O);
     else
       O.Kind = OperandKind::FloatImm;
-    return O;
+    return;
   }
 }
 
 /// buildFlat() from the tokens at P.
-Operand StatementParser::Impl::directFlat(uint32_t &P) {
+void StatementParser::Impl::directFlat(uint32_t &P, Operand &O) {
   uint32_t First = P;
-  Operand U = directUnary(P);
+  directUnary(P, O);
   if (!isBinaryOp(Toks[P].Type))
-    return U;
+    return;
   FlatEvaluator Eval;
-  Eval.value(U);
+  Eval.value(O);
   while (isBinaryOp(Toks[P].Type)) {
     Eval.op(Toks[P++].Type);
-    Eval.value(directUnary(P));
+    Operand U;
+    directUnary(P, U);
+    Eval.value(U);
   }
-  return flatOperand(Eval, tokenRange(First, P - 1));
+  O = flatOperand(Eval, tokenRange(First, P - 1));
 }
 
 /// buildAddress() from the tokens after '[' up to and past the ']'.
@@ -985,17 +990,19 @@ void StatementParser::Impl::directAddress(uint32_t &P, Operand &Out) {
   Out.Elements.reserve(M.Nodes, nextListSize());
   uint32_t First = P;
   if (Toks[P].Type != L::IDENT) { // an immediate address
-    Out.Elements.push_back(M.Nodes, directFlat(P));
+    directFlat(P, Out.Elements.emplace_back(M.Nodes));
     if (!onlyIntegers(First, P - 1))
       badAddress(tokenRange(First, P - 1), noneOfThese(text(tokenRange(First, P - 1))));
   } else {
-    Operand Base = directUnary(P);
+    Operand Base;
+    directUnary(P, Base);
     if (!isBinaryOp(Toks[P].Type)) {
       Out.Elements.push_back(M.Nodes, std::move(Base));
     } else {
       size_t Op = Toks[P++].Type;
       uint32_t OffFirst = P;
-      Operand Off = directFlat(P);
+      Operand Off;
+      directFlat(P, Off);
       SourceRange E = tokenRange(First, P - 1);
       if (Op == L::MINUS)
         badAddress(E, "ptxas 13.0 takes only '+' after an address's base: write " +
@@ -1006,16 +1013,15 @@ void StatementParser::Impl::directAddress(uint32_t &P, Operand &Out) {
     }
   }
   while (Toks[P].Type == L::COMMA)
-    Out.Elements.push_back(M.Nodes, directOperand(++P));
+    directOperand(++P, Out.Elements.emplace_back(M.Nodes));
   ++P; // ']'
 }
 
-Operand StatementParser::Impl::directOperand(uint32_t &P) {
+void StatementParser::Impl::directOperand(uint32_t &P, Operand &O) {
   uint32_t First = P;
   size_t Type = Toks[P].Type;
   if (Type != L::LBRACK && Type != L::LBRACE)
-    return directFlat(P);
-  Operand O;
+    return directFlat(P, O);
   ++P;
   if (Type == L::LBRACK) {
     O.Kind = OperandKind::Address;
@@ -1024,15 +1030,14 @@ Operand StatementParser::Impl::directOperand(uint32_t &P) {
     O.Kind = OperandKind::Vector;
     if (Toks[P].Type != L::RBRACE) {
       O.Elements.reserve(M.Nodes, nextListSize());
-      O.Elements.push_back(M.Nodes, directOperand(P));
+      directOperand(P, O.Elements.emplace_back(M.Nodes));
       while (Toks[P].Type == L::COMMA)
-        O.Elements.push_back(M.Nodes, directOperand(++P));
+        directOperand(++P, O.Elements.emplace_back(M.Nodes));
     }
     ++P; // '}'
   }
   O.Range = tokenRange(First, P - 1);
   O.Text = text(O.Range);
-  return O;
 }
 
 /// parseInstruction() from the tokens, for a statement recogniseDirect()
@@ -1065,9 +1070,9 @@ bool StatementParser::Impl::buildDirect(Statement &S) {
   }
   if (Toks[P].Type != L::SEMI) {
     I.Operands.reserve(M.Nodes, nextListSize());
-    I.Operands.push_back(M.Nodes, directOperand(P));
+    directOperand(P, I.Operands.emplace_back(M.Nodes));
     while (Toks[P].Type == L::COMMA)
-      I.Operands.push_back(M.Nodes, directOperand(++P));
+      directOperand(++P, I.Operands.emplace_back(M.Nodes));
   }
   return finishInstruction(S);
 }
@@ -1355,7 +1360,7 @@ bool StatementParser::parse(uint32_t Index) {
     }
   }
   try {
-    I->lex(Text, S.Range.Begin);
+    I->lex(Text, S.Range.Begin, S.HeadBegin == S.Range.Begin ? S.HeadSize : 0);
     if (R == EntryRule::Instruction && I->Direct && I->recogniseDirect()) {
       ++I->DirectlyBuilt;
       return I->buildDirect(S);

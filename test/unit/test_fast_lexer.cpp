@@ -93,3 +93,89 @@ TEST_CASE("FastLexer matches the ANTLR lexer on every parsed corpus statement") 
   // The shared corpus has thousands; the committed slice (6 files) dozens.
   CHECK(Compared > (Files > 12 ? 1000u : 40u));
 }
+
+namespace {
+std::vector<std::tuple<size_t, size_t, size_t>> listed(const std::vector<FastLexer::Token> &Ts) {
+  std::vector<std::tuple<size_t, size_t, size_t>> Out;
+  for (const FastLexer::Token &T : Ts)
+    Out.emplace_back(T.Type, T.Start, T.Stop);
+  return Out;
+}
+} // namespace
+
+TEST_CASE("FastLexer: a statement's head from the memo gives the tokens of the whole statement") {
+  // The head as the scanner finds it at the start of every statement of the
+  // tests and the corpus (each lexed twice: the second from the memo), and
+  // heads that end inside a token or hold other tokens.
+  std::vector<std::pair<std::string, size_t>> Cases = {
+      {"cp.async.bulk.tensor.1d.shared::cta.global.tile [%r1], [%rd2, {%r3}];", 48},
+      {"abcdefghijkl.def:5.e+3 x;", 19},     // COLON, then a FLOAT past the head
+      {"abcdefghijkl::m.n::: x;", 20},       // '::' with no WORD after it
+      {"%%abcdefghijkl.mm x;", 17},          // PERCENT_OP
+      {"abcdefghijkl.entry.func x;", 23},    // keywords
+      {"mbarrier.try_wait.parity.shared::cta.b64 p, [%r1], %r2;", 40},
+  };
+  for (const char *Dir : {PTXLINT_CORPUS_DIR, PTXLINT_SOURCE_DIR "/test"})
+    for (auto &E : std::filesystem::recursive_directory_iterator(Dir)) {
+      if (E.path().extension() != ".ptx")
+        continue;
+      std::ifstream F(E.path(), std::ios::binary);
+      std::stringstream SS;
+      SS << F.rdbuf();
+      std::string Text = SS.str();
+      Module M;
+      DiagnosticEngine D;
+      scanModule(Text, M, D);
+      for (const Statement &S : M.Statements)
+        if (S.HeadBegin == S.Range.Begin && S.HeadSize)
+          Cases.emplace_back(Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin),
+                             S.HeadSize);
+    }
+  FastLexer Memo, Plain;
+  std::vector<FastLexer::Token> A, B;
+  size_t FromMemo = 0;
+  for (int Round = 0; Round < 2; ++Round)
+    for (const auto &Case : Cases) {
+      const std::string &St = Case.first; // not a structured binding: CAPTURE
+      size_t HeadSize = Case.second;      // makes a lambda (clang 14)
+      Memo.reset(St);
+      Memo.lexAll(A, HeadSize);
+      Plain.reset(St);
+      Plain.lexAll(B);
+      CAPTURE(St);
+      REQUIRE(listed(A) == listed(B));
+      FromMemo += Round == 1 && HeadSize >= 12;
+    }
+  CHECK(Cases.size() > 1000);
+  CHECK(FromMemo > 100);
+}
+
+TEST_CASE("FastLexer: a repeated statement's tokens from the memo are its own") {
+  const std::vector<std::pair<std::string, size_t>> Cases = {
+      {"cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
+       "[%r23], [%rd9, {%r24}], [%r26];", 76},
+      {"mbarrier.arrive.shared.b64                                  %rd10,  [%r26];", 26},
+      {"add.s32 %r1, %r2, 0f3F800000;", 7},
+      {"st.shared.u8 [_ZZ10asyncDenseILi1ELi4EEv9TensorMapPcPfiE4Smem_c0f0+1024], %rs2;", 12},
+  };
+  FastLexer Memo, Plain;
+  std::vector<FastLexer::Token> A, B;
+  for (int Round = 0; Round < 3; ++Round)
+    for (const auto &Case : Cases) {
+      const std::string &St = Case.first; // not a structured binding: CAPTURE
+      size_t HeadSize = Case.second;      // makes a lambda (clang 14)
+      Memo.reset(St);
+      Memo.lexAll(A, HeadSize);
+      Plain.reset(St);
+      Plain.lexAll(B);
+      CAPTURE(St);
+      REQUIRE(listed(A) == listed(B));
+      // Another statement after a remembered one starts afresh.
+      std::string Longer = St + " ";
+      Memo.reset(Longer);
+      Memo.lexAll(A, HeadSize);
+      Plain.reset(Longer);
+      Plain.lexAll(B);
+      REQUIRE(listed(A) == listed(B));
+    }
+}
