@@ -53,6 +53,7 @@ int32_t RewrittenObject::operator()(const FlowInst &I) const {
 CompletionTracker::CompletionTracker(const FlowRuleContext &C)
     : C(C), FF(C.FF), SiteOf(C.FF.Insts.size(), -1),
       Rewriters(C.FF, RewrittenObject{&C.FF}) {
+  Sites.reserve(std::min(FF.RoleInsts.size(), MaxSites));
   // Copies that are committed first, then the mbarrier-completed loads: a
   // kernel's many TMA loads must not crowd its epilogue's stores out of the
   // site cap.
@@ -79,8 +80,7 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
              R,
              FF.address(FF.operand(I, I.Op.DstOp)),
              FF.address(FF.operand(I, I.Op.SrcOp)),
-             FF.address(FF.operand(I, I.Op.MbarOp)),
-             C.copyBytes(I).value_or(0)};
+             FF.address(FF.operand(I, I.Op.MbarOp))};
       SiteOf[K] = int32_t(Sites.size());
       Sites.push_back(S);
     }
@@ -88,6 +88,8 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
   while (NC < Sites.size() && Sites[NC].R != Role::MbarLoad)
     ++NC;
   SitesIn.assign(FF.Bases.size(), 0);
+  for (std::vector<uint32_t> &Of : OfRole)
+    Of.reserve(Sites.size());
   for (uint32_t X = 0; X < Sites.size(); ++X) {
     const Site &St = Sites[X];
     OfRole[size_t(St.R)].push_back(X);
@@ -102,6 +104,35 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
   ReportedUse.assign(Sites.size(), 0);
   AtExit.F.assign(Sites.size(), Absent);
   AtExit.W.N = AtExit.U.N = NC;
+}
+
+uint64_t CompletionTracker::bytesOf(size_t K) {
+  Site &St = Sites[K];
+  if (!St.BytesKnown) {
+    St.Bytes = C.copyBytes(FF.Insts[St.Inst]).value_or(0);
+    St.BytesKnown = true;
+  }
+  return St.Bytes;
+}
+
+// The loads a wait on instruction K's barrier completes (its barrier, or
+// any when either side's is not known), found once per wait.
+uint64_t CompletionTracker::waitedSites(uint32_t K) {
+  if (WaitKnown.empty()) {
+    WaitKnown.assign(FF.Insts.size(), 0);
+    WaitedBy.assign(FF.Insts.size(), 0);
+  }
+  if (!WaitKnown[K]) {
+    const FlowInst &I = FF.Insts[K];
+    AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
+    for (uint32_t X : OfRole[size_t(Role::MbarLoad)]) {
+      const Site &St = Sites[X];
+      if (!Bar.valid() || !St.Mbar.valid() || Bar == St.Mbar)
+        WaitedBy[K] |= uint64_t(1) << X;
+    }
+    WaitKnown[K] = 1;
+  }
+  return WaitedBy[K];
 }
 
 // Whether a predicated commit/wait surely covers a site: it runs under
@@ -212,16 +243,14 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
       Wait(Role::BulkGroup, FF.constant(FF.operand(I, I.Op.WaitNOp)));
       S.W.drop([&](size_t X) { return covers(I, Sites[X]); });
       break;
-    case OpKind::MbarWait: {
-      AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
-      forRole(S, Role::MbarLoad, [&](uint8_t &F, const Site &St) {
-        if (!Bar.valid() || !St.Mbar.valid() || Bar == St.Mbar)
-          F = killMaybe(F, G);
-      });
+    case OpKind::MbarWait:
+      for (uint64_t M = waitedSites(K); M; M &= M - 1) {
+        size_t X = size_t(__builtin_ctzll(M));
+        S.F[X] = killMaybe(S.F[X], G);
+      }
       break;
-    }
     case OpKind::Call:
-      if (FF.callHasEffects(I)) {
+      if (C.callHasEffects(I)) {
         for (uint8_t &F : S.F)
           F = killMaybe(F, false);
         S.W.clear();
@@ -305,10 +334,9 @@ void CompletionTracker::run() {
       PathEvent[K] = 1;
   }
   const std::vector<uint32_t> *Extra = PC ? &PC->events() : nullptr;
-  // The events the transfer below acts on: during the fixpoint, those that
-  // change the state; when reporting, the accesses and exits too.
-  FixEvents.emplace(
-      FF, [this](uint32_t K) { return changes(K); }, Extra);
+  // The events the transfer below acts on: when reporting, those that
+  // change the state and the accesses and exits; during the fixpoint, the
+  // first alone (read off the reporting list).
   ReportEvents.emplace(
       FF,
       [this](uint32_t K) {
@@ -328,6 +356,9 @@ void CompletionTracker::run() {
         }
       },
       Extra);
+  FixEvents.emplace(*ReportEvents, [this](uint32_t K) {
+    return (PC && PathEvent[K]) || changes(K);
+  });
   auto Transfer = [this](uint32_t B, CompState &S, bool Report) {
     transfer(B, S, Report);
   };

@@ -36,7 +36,8 @@ struct Site {
   uint32_t Inst;
   Role R;
   AddrKey Dst, Src, Mbar;
-  uint64_t Bytes = 0;
+  uint64_t Bytes = 0;      ///< CompletionTracker::bytesOf()
+  bool BytesKnown = false; ///< Bytes found (most sites are never asked)
 };
 
 constexpr size_t MaxSites = 64;
@@ -50,6 +51,19 @@ struct MayConds {
   std::vector<Cond> V; ///< empty: no fact holds
   size_t N = 0;        ///< number of sites
   uint64_t Live = 0;   ///< bit K: V[K] holds
+  MayConds() = default;
+  MayConds(const MayConds &) = default;
+  /// (States are assigned on every visit, mostly with no fact held: then
+  /// without the vector's copy.)
+  MayConds &operator=(const MayConds &O) {
+    if (O.V.empty())
+      V.clear();
+    else
+      V = O.V;
+    N = O.N;
+    Live = O.Live;
+    return *this;
+  }
   bool holds(size_t K) const { return K < 64 && (Live >> K & 1); }
   void set(size_t K, const PathLits &P) {
     if (V.empty())
@@ -183,6 +197,11 @@ private:
   /// (bit K: site K), forgotten where an instruction redefines the base.
   std::vector<uint64_t> SitesIn;
   bool covers(const FlowInst &Op, const Site &St);
+  uint64_t waitedSites(uint32_t K);
+  std::vector<uint64_t> WaitedBy; ///< per instruction: waitedSites(), once known
+  std::vector<char> WaitKnown;
+  /// The bytes site K's copy moves, 0 when unknown.
+  uint64_t bytesOf(size_t K);
   void committed(CompState &S, Role R, const FlowInst *Op);
   bool changes(uint32_t K);
   void transfer(uint32_t B, CompState &S, bool Report);
@@ -211,6 +230,7 @@ private:
 
   // --- F406 (WriteInFlightRule.cpp) ---
   void noteUnwaited(FlowDiag &D, size_t Victim, size_t Trigger);
+  bool storeActive(const CompState &S, bool Loose);
   void checkWrite(const CompState &S, const FlowInst &W);
   void buildStages();
   bool coveredBetween(uint32_t From, uint32_t To);

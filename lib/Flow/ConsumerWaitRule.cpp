@@ -96,27 +96,38 @@ private:
   std::vector<Form> Arrays;
 };
 
-/// The form of each mbarrier operation's barrier address, computed once
-/// (rules ask per window).
-class BarrierForms {
+/// Of(form): a mask of classes that depends on the form alone, found once
+/// per distinct form (a function's waits and signals name a few barriers,
+/// each many times).
+template <class MaskFn> class MaskByForm {
 public:
-  explicit BarrierForms(const FlowFunction &FF)
-      : FF(FF), Slot(FF.Insts.size(), -1) {}
-  const Shape &operator()(uint32_t K) {
-    int32_t &X = Slot[K];
-    if (X < 0) {
-      const FlowInst &I = FF.Insts[K];
-      X = int32_t(Forms.size());
-      Forms.push_back(FF.form(FF.operand(I, I.Op.MbarOp), K));
-    }
-    return Forms[size_t(X)];
+  explicit MaskByForm(MaskFn Of) : Of(std::move(Of)) {}
+  uint64_t operator()(const Shape &A) {
+    if (!A)
+      return Of(A);
+    for (const auto &[F, M] : Seen)
+      if (F == *A)
+        return M;
+    Seen.push_back({*A, Of(A)});
+    return Seen.back().second;
   }
 
 private:
-  const FlowFunction &FF;
-  std::vector<int32_t> Slot; ///< per instruction: its form's index, -1
-  std::deque<Shape> Forms;   ///< stable references as it grows
+  MaskFn Of;
+  std::vector<std::pair<Form, uint64_t>> Seen;
 };
+
+/// Which of Classes a barrier of a form may be (BarrierArrays::mayBeSame),
+/// once per form.
+auto classesOf(const BarrierArrays &Arr, const std::vector<Form> &Classes) {
+  return MaskByForm([&Arr, &Classes](const Shape &A) {
+    uint64_t M = 0;
+    for (size_t X = 0; X < Classes.size(); ++X)
+      if (Arr.mayBeSame(A, Classes[X]))
+        M |= uint64_t(1) << X;
+    return M;
+  });
+}
 
 /// tcgen05.alloc: writes the address of the tensor memory it allocated to
 /// the shared-memory word its first operand addresses.
@@ -128,10 +139,9 @@ bool isTmemAlloc(const FlowInst &I) {
 /// mbarrier when done: bulk/tensor loads, cp.async handed to a barrier,
 /// clusterlaunchcontrol.try_cancel (its response).
 bool fillsOnBarrier(const FlowInst &I) {
-  return (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-          I.Op.writesShared()) ||
-         I.Op.Kind == OpKind::CpAsyncMbarrierArrive ||
-         I.Op.Kind == OpKind::ClcTryCancel;
+  const AsyncOp &Op = I.Op;
+  return Op.Kind == OpKind::CpAsyncMbarrierArrive || Op.Kind == OpKind::ClcTryCancel ||
+         (Op.Comp == Completion::Mbarrier && Op.writesShared());
 }
 
 /// A fill, or an expect_tx that arms a fill's barrier: what a producer
@@ -233,6 +243,17 @@ bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
     }
   return false;
 }
+
+} // namespace
+
+bool BarrierFacts::blocks(uint32_t K) {
+  int8_t &B = Blocking[K];
+  if (B < 0)
+    B = blocksUntilDone(FF, K);
+  return B != 0;
+}
+
+namespace {
 
 /// Whether the register Reg that instruction J defines is the address of
 /// an mbarrier operation after J and before Limit (nvcc reuses an address
@@ -642,12 +663,12 @@ private:
 
 void runConsumerWaitRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  bool HasFill = false;
-  for (uint32_t K : FF.RoleInsts)
-    HasFill |= fillsOnBarrier(FF.Insts[K]);
+  bool HasFill = std::any_of(FF.RoleInsts.begin(), FF.RoleInsts.end(),
+                             [&](uint32_t K) { return fillsOnBarrier(FF.Insts[K]); });
   if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   for (uint32_t K : FF.RoleInsts)
     if (FF.Insts[K].Op.MbarOp >= 0)
@@ -756,16 +777,14 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (size_t X = 0; X < RI.size(); ++X)
     EvOf[RI[X]] = uint32_t(X + 1);
   auto At = [&](uint32_t K) -> EventInfo & { return Info[EvOf[K]]; };
+  auto FullOf = classesOf(Arr, Full);
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
-      if (!blocksUntilDone(FF, K))
+      if (!Facts.blocks(K))
         break; // a probe
-      const Shape &A = BarrierOf(K);
-      for (size_t F = 0; F < Full.size(); ++F)
-        if (Arr.mayBeSame(A, Full[F]))
-          At(K).Acquires |= uint64_t(1) << F;
+      At(K).Acquires |= FullOf(BarrierOf(K));
       break;
     }
     case OpKind::MbarArrive:
@@ -790,7 +809,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       At(K).Syncs = I.Head.find(".arrive") == std::string_view::npos;
       break;
     case OpKind::Call:
-      if (FF.callHasEffects(I))
+      if (C.callHasEffects(I))
         At(K).Acquires = ~uint64_t(0); // it may wait on our behalf
       break;
     case OpKind::DescriptorRead:
@@ -999,7 +1018,8 @@ bool releasesStage(const FlowInst &I) {
 void runStageAcquireRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   const std::vector<uint32_t> &RI = FF.RoleInsts;
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   std::vector<Form> Cls; // the barrier classes waited on or signalled
   auto ClassOf = [&](const Shape &A) -> int {
@@ -1023,13 +1043,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       return; // too many to tell apart: silent
     Cls.push_back(*A);
   }
-  auto Mask = [&](const Shape &A) {
-    uint64_t M = 0;
-    for (size_t X = 0; X < Cls.size(); ++X)
-      if (Arr.mayBeSame(A, Cls[X]))
-        M |= uint64_t(1) << X;
-    return M;
-  };
+  auto Mask = classesOf(Arr, Cls);
   // Per role instruction: the classes a blocking wait acquires, the class
   // a signal signals (-1: none).
   std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
@@ -1040,7 +1054,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K)) {
+    if (I.Op.Kind == OpKind::MbarWait && Facts.blocks(K)) {
       const Shape &W = BarrierOf(K);
       AcqOf[X + 1] = Mask(W);
       // A wait on one constant barrier acquires that element only.
@@ -1052,7 +1066,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   }
   auto Acq = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0); // it may wait on our behalf
     return AcqOf[EvOf[K]];
   };
@@ -1191,7 +1205,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // (ByElement).
   auto Exact = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0);
     return ExactOf[EvOf[K]];
   };
@@ -1418,12 +1432,12 @@ void runPublishRule(const FlowRuleContext &C) {
   auto Effect = [&](uint32_t K) {
     const FlowInst &I = FF.Insts[K];
     uint64_t M = 0;
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I))
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
       return ~uint64_t(0);
     for (size_t X = 0; X < Pubs.size(); ++X) {
       const Publish &P = Pubs[X];
       if (K == P.Write ||
-          (I.Op.Kind == OpKind::MbarWait && blocksUntilDone(FF, K) &&
+          (I.Op.Kind == OpKind::MbarWait && C.barriers().blocks(K) &&
            std::find(P.SignalledAfter.begin(), P.SignalledAfter.end(),
                      FF.address(FF.operand(I, I.Op.MbarOp))) !=
                P.SignalledAfter.end()) ||
@@ -1662,7 +1676,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // commit that releases a load stage).
   std::vector<uint32_t> Extra; // the tensor-memory reads and writes
   std::vector<uint32_t> Stores; // tcgen05.st, tcgen05.wait::st
-  for (uint32_t K = 0; K < FF.Insts.size(); ++K) {
+  const uint32_t NI = uint32_t(FF.Insts.size()); // (every instruction: hoisted)
+  for (uint32_t K = 0; K < NI; ++K) {
     const FlowInst &I = FF.Insts[K];
     if (I.Head.size() < 8 || I.Head[0] != 't' || !headStarts(I, "tcgen05."))
       continue;
@@ -1672,7 +1687,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
         headStarts(I, "tcgen05.cp"))
       Extra.push_back(K);
   }
-  BarrierForms BarrierOf(FF);
+  BarrierFacts &Facts = C.barriers();
+  auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   BarrierArrays Arr;
   // A hand-over class and the columns its writers store (start, count);
   // All: any column.
@@ -1787,13 +1803,13 @@ void runTmemReadRule(const FlowRuleContext &C) {
   auto Bit = [&](size_t X) { return uint64_t(1) << std::min<size_t>(X, 63); };
   if (Hands.size() > 64)
     Hands[63].All = true;
-  auto HandBits = [&](const Shape &A) {
+  MaskByForm HandBits([&](const Shape &A) {
     uint64_t M = 0;
     for (size_t X = 0; X < Hands.size(); ++X)
       if (Arr.mayBeSame(A, Hands[X].Bar))
         M |= Bit(X);
     return M;
-  };
+  });
   // The classes that may hand over the columns a read at K reads: a
   // tcgen05.ld's (its shape's count), a tcgen05.mma's A operand (its K
   // dimension is 32 bytes a row in every kind: 8 columns).
@@ -1829,14 +1845,14 @@ void runTmemReadRule(const FlowRuleContext &C) {
     bool operator<(const Effect &O) const { return K < O.K; }
   };
   std::vector<Effect> Effects;
-  auto GateBits = [&](const Shape &A) {
+  MaskByForm GateBits([&](const Shape &A) {
     uint64_t M = 0;
     for (size_t X = 0; X < Hands.size(); ++X)
       for (const Form &G : Hands[X].Gates)
         if (Arr.mayBeSame(A, G))
           M |= Bit(X);
     return M;
-  };
+  });
   auto Set = [&](uint32_t K, uint64_t A, uint64_t Kl) {
     if (A || Kl) {
       Code[K] = Masked;
@@ -1851,13 +1867,13 @@ void runTmemReadRule(const FlowRuleContext &C) {
       Set(K, Every, 0); // own st/cp
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I)) {
       Set(K, Every, 0);
     } else if (I.Op.Kind == OpKind::MmaCommitArrive || I.Op.Kind == OpKind::MbarArrive) {
       Set(K, 0, GateBits(BarrierOf(K)));
     } else if (I.Op.Kind == OpKind::MbarWait) {
       if (uint64_t M = HandBits(BarrierOf(K))) {
-        if (blocksUntilDone(FF, K))
+        if (Facts.blocks(K))
           Set(K, M, 0);
         else
           Probes = true;

@@ -35,6 +35,9 @@ public:
   EventLists(const FlowFunction &FF, KeepFn &&Keep,
              const std::vector<uint32_t> *Extra = nullptr) {
     Start.reserve(FF.Blocks.size() + 1);
+    // Most events are instructions with a role: one allocation, not one per
+    // doubling.
+    Ev.reserve(FF.RoleInsts.size() + (Extra ? Extra->size() : 0));
     size_t X = 0;
     for (const Block &Bl : FF.Blocks) {
       Start.push_back(uint32_t(Ev.size()));
@@ -51,6 +54,19 @@ public:
             ++X; // already in
         }
       Flush(Bl.End);
+    }
+    Start.push_back(uint32_t(Ev.size()));
+  }
+  /// The events of From that Keep keeps, in order (a rule's narrower list
+  /// from its wider one, without walking every block's events again).
+  template <class KeepFn> EventLists(const EventLists &From, KeepFn &&Keep) {
+    Start.reserve(From.Start.size());
+    Ev.reserve(From.Ev.size());
+    for (size_t B = 0; B + 1 < From.Start.size(); ++B) {
+      Start.push_back(uint32_t(Ev.size()));
+      for (uint32_t X = From.Start[B]; X < From.Start[B + 1]; ++X)
+        if (Keep(From.Ev[X]))
+          Ev.push_back(From.Ev[X]);
     }
     Start.push_back(uint32_t(Ev.size()));
   }

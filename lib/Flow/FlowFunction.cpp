@@ -92,6 +92,22 @@ bool mayHaveRole(std::string_view Head) {
   }
 }
 
+/// The string hashes below mix in a word of 8 bytes per step (a byte per
+/// step cost ~3 instructions a byte on names of 50-200).
+uint64_t load8(const char *P) {
+  uint64_t W;
+  std::memcpy(&W, P, 8);
+  return W;
+}
+uint64_t mixWord(uint64_t H, uint64_t W) { return (H ^ W) * 0xFF51AFD7ED558CCDull; }
+/// The last step: the high bits, which the later bytes of each word reach,
+/// brought down to the low bits a table's mask keeps.
+uint64_t finishHash(uint64_t H) {
+  H ^= H >> 32;
+  H *= 0xD6E8FEB86659FD93ull;
+  return H ^ (H >> 32);
+}
+
 } // namespace
 
 // --- name table ------------------------------------------------------------------
@@ -123,12 +139,79 @@ NameRun NamePool::finish() {
   return R;
 }
 
-uint64_t NameTable::hash(std::string_view S) {
-  uint64_t H = 0xcbf29ce484222325ull ^ S.size();
-  for (char C : S)
-    H = (H ^ uint8_t(C)) * 0x100000001b3ull;
-  return H ^ (H >> 29);
+namespace {
+/// A string's hash, eight bytes per step, the last word overlapping the one
+/// before (names of 9-200 bytes: mangled symbols, labels).
+uint64_t hashBytes(std::string_view S, uint64_t Seed = 0) {
+  const char *P = S.data();
+  size_t N = S.size();
+  uint64_t H = (N ^ Seed) * 0x9E3779B97F4A7C15ull;
+  size_t X = 0;
+  for (; X + 8 <= N; X += 8)
+    H = mixWord(H, load8(P + X));
+  if (X < N)
+    H = mixWord(H, N >= 8 ? load8(P + N - 8) : NameTable::pack(S));
+  return finishHash(H);
 }
+
+/// The labels of a function by name and { } scope: the instruction each
+/// precedes. Open addressing (a hash node per label before: CUTLASS 77 has
+/// 14,600 of them).
+class LabelTable {
+public:
+  /// False if Name is in Scope already.
+  bool insert(std::string_view Name, uint32_t Scope, uint32_t Inst) {
+    if ((Count + 1) * 2 > Slots.size())
+      grow();
+    Slot &Sl = Slots[probe(Name, Scope)];
+    if (Sl.Data)
+      return false;
+    Sl = Slot{Name.data(), uint32_t(Name.size()), Scope, Inst};
+    ++Count;
+    return true;
+  }
+  /// The instruction the label precedes, -1 if absent.
+  int64_t find(std::string_view Name, uint32_t Scope) const {
+    if (Slots.empty())
+      return -1;
+    const Slot &Sl = Slots[probe(Name, Scope)];
+    return Sl.Data ? int64_t(Sl.Inst) : -1;
+  }
+  /// Whether some label precedes instruction Inst.
+  bool anyAt(uint32_t Inst) const {
+    for (const Slot &Sl : Slots)
+      if (Sl.Data && Sl.Inst == Inst)
+        return true;
+    return false;
+  }
+
+private:
+  struct Slot {
+    const char *Data = nullptr; ///< nullptr: empty
+    uint32_t Size = 0, Scope = 0, Inst = 0;
+  };
+  size_t probe(std::string_view Name, uint32_t Scope) const {
+    size_t Mask = Slots.size() - 1;
+    for (size_t P = size_t(hashBytes(Name, Scope)) & Mask;; P = (P + 1) & Mask) {
+      const Slot &Sl = Slots[P];
+      if (!Sl.Data || (Sl.Scope == Scope && std::string_view(Sl.Data, Sl.Size) == Name))
+        return P;
+    }
+  }
+  void grow() {
+    std::vector<Slot> Old;
+    Old.swap(Slots);
+    Slots.assign(std::max<size_t>(64, Old.size() * 2), Slot{});
+    for (const Slot &Sl : Old)
+      if (Sl.Data)
+        Slots[probe(std::string_view(Sl.Data, Sl.Size), Sl.Scope)] = Sl;
+  }
+  std::vector<Slot> Slots;
+  size_t Count = 0;
+};
+} // namespace
+
+uint64_t NameTable::hash(std::string_view S) { return hashBytes(S); }
 
 int32_t NameTable::find(std::string_view Name) const {
   if (packable(Name)) {
@@ -155,7 +238,7 @@ int32_t NameTable::find(std::string_view Name) const {
 }
 
 void NameTable::reservePacked(size_t N) {
-  size_t Want = 1024;
+  size_t Want = 16;
   while (Want < 2 * N)
     Want *= 2;
   if (PackedCount == 0)
@@ -203,13 +286,67 @@ void rehashDoubled(std::vector<SlotT> &Table, size_t FirstSize, HashFn &&Hash) {
 } // namespace
 
 void NameTable::growPacked() {
-  rehashDoubled(Packed, 1024, [](const PackedSlot &Sl) { return packedHash(Sl.Key); });
+  // Small first tables: async-dense's 840 functions hold a dozen names each.
+  rehashDoubled(Packed, 16, [](const PackedSlot &Sl) { return packedHash(Sl.Key); });
 }
 
 void NameTable::grow() {
-  rehashDoubled(Slots, 256, [](const Slot &Sl) {
+  rehashDoubled(Slots, 16, [](const Slot &Sl) {
     return hash(std::string_view(Sl.Data, Sl.Size));
   });
+}
+
+// --- head classification cache ---------------------------------------------------
+
+uint64_t ClassCache::hash(std::string_view Head, uint32_t Operands) {
+  const char *P = Head.data();
+  size_t N = Head.size();
+  uint64_t H = (uint64_t(N) << 32 | Operands) * 0x9E3779B97F4A7C15ull;
+  if (N < 8) {
+    for (size_t K = 0; K < N; ++K)
+      H = mixWord(H, uint8_t(P[K]));
+  } else {
+    for (size_t At : {size_t(0), (N - 8) / 2, N - 8})
+      H = mixWord(H, load8(P + At));
+  }
+  return finishHash(H);
+}
+
+size_t ClassCache::slotOf(std::string_view Head, uint32_t Operands,
+                          uint64_t H) const {
+  size_t Mask = Slots.size() - 1;
+  for (size_t P = size_t(H) & Mask;; P = (P + 1) & Mask) {
+    const Slot &Sl = Slots[P];
+    if (!Sl.Head || (Sl.Hash == H && Sl.Size == Head.size() && Sl.Operands == Operands &&
+                     std::memcmp(Sl.Head, Head.data(), Head.size()) == 0))
+      return P;
+  }
+}
+
+const AsyncOp *ClassCache::find(std::string_view Head, uint32_t Operands) const {
+  if (Slots.empty())
+    return nullptr;
+  const Slot &Sl = Slots[slotOf(Head, Operands, hash(Head, Operands))];
+  return Sl.Head ? &Sl.Op : nullptr;
+}
+
+const AsyncOp &ClassCache::insert(std::string_view Head, uint32_t Operands,
+                                  const AsyncOp &Op) {
+  if ((Count + 1) * 2 > Slots.size()) {
+    std::vector<Slot> Old;
+    Old.swap(Slots);
+    Slots.assign(std::max<size_t>(64, Old.size() * 2), Slot{});
+    for (const Slot &Sl : Old)
+      if (Sl.Head)
+        Slots[slotOf(std::string_view(Sl.Head, Sl.Size), Sl.Operands, Sl.Hash)] = Sl;
+  }
+  uint64_t H = hash(Head, Operands);
+  Slot &Sl = Slots[slotOf(Head, Operands, H)];
+  if (!Sl.Head) {
+    Sl = Slot{Head.data(), uint32_t(Head.size()), Operands, H, Op};
+    ++Count;
+  }
+  return Sl.Op;
 }
 
 // --- construction -------------------------------------------------------------
@@ -295,8 +432,7 @@ RegNameTest FlowFunction::regNameTest() const {
           }};
 }
 
-Opnd FlowFunction::fromAst(const Operand &A) const {
-  Opnd O;
+void FlowFunction::fromAst(const Operand &A, Opnd &O) const {
   O.Range = A.Range;
   O.Negated = A.Negated;
   auto IsReg = [&](std::string_view Name) { return isRegName(Name); };
@@ -339,7 +475,6 @@ Opnd FlowFunction::fromAst(const Operand &A) const {
     O.K = Opnd::Other;
     break;
   }
-  return O;
 }
 
 const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
@@ -381,13 +516,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     I.Guard = Text.substr(B, K - B);
   }
   if (S.ParsedIndex >= 0) {
-    const Instruction &P = M.Instructions[size_t(S.ParsedIndex)];
-    I.Parsed = &P;
-    I.Op = classifyMemo(I.Head, &P);
-    I.OpOff = uint32_t(OpPool.size());
-    for (const Operand &A : P.Operands)
-      OpPool.push_back(fromAst(A));
-    I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
+    decodeParsed(I, M.Instructions[size_t(S.ParsedIndex)]);
     return;
   }
   if (mayHaveRole(I.Head))
@@ -411,6 +540,14 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Partial = I.Op.Kind == OpKind::Other || deferredDecode(I.Op);
   if (!I.Partial)
     decodeOperands(I, S, OpPool);
+}
+
+void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
+  I.Op = classifyMemo(I.Head, &P);
+  I.OpOff = uint32_t(OpPool.size());
+  for (const Operand &A : P.Operands)
+    fromAst(A, OpPool.emplace_back());
+  I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
 }
 
 void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
@@ -441,55 +578,44 @@ void FlowFunction::build() {
   // Labels are scoped by { } blocks (nvcc inlines the same inline-asm block,
   // labels included, several times): a branch resolves to the label of its
   // innermost enclosing block that declares it.
-  struct LabelKeyHash {
-    size_t operator()(const std::pair<std::string_view, uint32_t> &K) const {
-      return std::hash<std::string_view>()(K.first) ^ (size_t(K.second) * 0x9E3779B97F4A7C15ull);
-    }
-  };
-  std::unordered_map<std::pair<std::string_view, uint32_t>, uint32_t, LabelKeyHash> Labels;
+  LabelTable Labels;
   std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
   uint32_t Scope = 0;
   std::vector<uint32_t> ScopeOf;        // per instruction
-  std::vector<char> Leader;
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
+  std::vector<char> Leader(NumStatements + 1, 0); // per instruction
   Insts.reserve(NumStatements);
   ScopeOf.reserve(NumStatements);
   OpPool.reserve(NumStatements);
   const Opnd *PoolAt = OpPool.data();
-  for (uint32_t K = F.FirstStatement; K < F.EndStatement && K < M.Statements.size(); ++K) {
+  uint32_t End = std::min(F.EndStatement, uint32_t(M.Statements.size()));
+  for (uint32_t K = F.FirstStatement; K < End; ++K) {
     const Statement &S = M.Statements[K];
-    if (S.Kind == StatementKind::BlockOpen) {
-      ScopeParent.push_back(Scope);
-      Scope = uint32_t(ScopeParent.size() - 1);
+    if (S.Kind != StatementKind::Instruction) {
+      if (S.Kind == StatementKind::BlockOpen) {
+        ScopeParent.push_back(Scope);
+        Scope = uint32_t(ScopeParent.size() - 1);
+      } else if (S.Kind == StatementKind::BlockClose) {
+        Scope = ScopeParent[Scope];
+      } else if (S.Kind == StatementKind::Label) {
+        if (!Labels.insert(S.head(M.Text), Scope, uint32_t(Insts.size())))
+          Analyzable = false; // the same label twice in one scope
+        Leader[Insts.size()] = 1;
+      }
       continue;
     }
-    if (S.Kind == StatementKind::BlockClose) {
-      Scope = ScopeParent[Scope];
-      continue;
-    }
-    if (S.Kind == StatementKind::Label) {
-      if (!Labels.emplace(std::make_pair(S.head(M.Text), Scope), uint32_t(Insts.size())).second)
-        Analyzable = false; // the same label twice in one scope
-      Leader.resize(Insts.size() + 1, 0);
-      Leader[Insts.size()] = 1;
-      continue;
-    }
-    if (S.Kind != StatementKind::Instruction)
-      continue;
     FlowInst &I = Insts.emplace_back();
     I.Stmt = K;
     decode(I, S);
     ScopeOf.push_back(Scope);
-    KindCount[size_t(I.Op.Kind)]++;
     OpKind Kd = I.Op.Kind;
-    bool Ends = Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
-                Kd == OpKind::Trap || Kd == OpKind::BranchIndirect;
-    if (Kd != OpKind::Other)
-      RoleInsts.push_back(uint32_t(Insts.size() - 1));
-    if (Ends) {
-      Leader.resize(Insts.size() + 1, 0);
-      Leader[Insts.size()] = 1;
-    }
+    KindCount[size_t(Kd)]++;
+    if (Kd == OpKind::Other)
+      continue;
+    RoleInsts.push_back(uint32_t(Insts.size() - 1));
+    if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
+        Kd == OpKind::Trap || Kd == OpKind::BranchIndirect)
+      Leader[Insts.size()] = 1; // the next instruction starts a block
   }
   if (OpPool.data() != PoolAt)
     fixOps(); // the pool grew past its reserve and moved
@@ -516,10 +642,7 @@ void FlowFunction::build() {
   }
   if (!Blocks.empty())
     Blocks.back().End = N;
-  bool LabelAtEnd = false;
-  for (const auto &L : Labels)
-    LabelAtEnd |= L.second == N;
-  if (Blocks.empty() || LabelAtEnd) {
+  if (Blocks.empty() || Labels.anyAt(N)) {
     Block B;
     B.Begin = B.End = N;
     Blocks.push_back(B);
@@ -541,18 +664,18 @@ void FlowFunction::build() {
     switch (Last.Op.Kind) {
     case OpKind::Branch: {
       const Opnd *T = Last.op(0);
-      auto It = Labels.end();
-      for (uint32_t Sc = ScopeOf[Bl.End - 1]; T && It == Labels.end();) {
-        It = Labels.find(std::make_pair(T->Name, Sc));
+      int64_t Target = -1;
+      for (uint32_t Sc = ScopeOf[Bl.End - 1]; T && Target < 0;) {
+        Target = Labels.find(T->Name, Sc);
         if (Sc == 0)
           break;
         Sc = ScopeParent[Sc];
       }
-      if (It == Labels.end()) {
+      if (Target < 0) {
         Analyzable = false;
         return;
       }
-      Bl.Succs.push_back(BlockOf[It->second]);
+      Bl.Succs.push_back(BlockOf[size_t(Target)]);
       FallThrough = Guarded;
       break;
     }
@@ -573,23 +696,21 @@ void FlowFunction::build() {
       }
     }
   }
-  computeValues();
-  auto IsEvent = [&](uint32_t K) {
-    return Insts[K].Op.Kind != OpKind::Other || Insts[K].KillsBase >= 0;
-  };
-  EventPool.reserve(RoleInsts.size());
-  std::vector<uint32_t> EventStart;
-  EventStart.reserve(Blocks.size() + 1);
-  for (Block &Bl : Blocks) {
-    EventStart.push_back(uint32_t(EventPool.size()));
-    for (uint32_t K = Bl.Begin; K < Bl.End; ++K)
-      if (IsEvent(K))
-        EventPool.push_back(K);
+  std::vector<uint32_t> Kills;
+  computeValues(Kills);
+  // The events: the instructions with a role and those that kill a base,
+  // both lists in order, merged; each block takes its run of them.
+  EventPool.resize(RoleInsts.size() + Kills.size());
+  EventPool.erase(std::set_union(RoleInsts.begin(), RoleInsts.end(), Kills.begin(),
+                                 Kills.end(), EventPool.begin()),
+                  EventPool.end());
+  const uint32_t *E = EventPool.data(), *EEnd = E + EventPool.size();
+  for (Block &Bl : Blocks) { // in order, together covering every instruction
+    const uint32_t *B = E;
+    while (E != EEnd && *E < Bl.End)
+      ++E;
+    Bl.Events = {B, E};
   }
-  EventStart.push_back(uint32_t(EventPool.size()));
-  for (size_t B = 0; B < Blocks.size(); ++B)
-    Blocks[B].Events = {EventPool.data() + EventStart[B],
-                        EventPool.data() + EventStart[B + 1]};
 }
 
 // --- register values ------------------------------------------------------------
@@ -669,11 +790,6 @@ bool FlowFunction::deferredDecode(const AsyncOp &Op) {
   // ld.param stays: evalDef() reads the parameter it loads.
   return (Op.Kind == OpKind::Load && Op.Src != Space::Param) ||
          Op.Kind == OpKind::DescriptorRead; // dozens of accumulator registers
-}
-
-const Opnd *FlowFunction::operand(const FlowInst &I, int8_t K) const {
-  ensureDecoded(I);
-  return I.op(K);
 }
 
 bool FlowFunction::computesValue(const FlowInst &I) {
@@ -803,10 +919,8 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
       return V;
-    if (VO == VCvta && Self.K == Val::Ptr && !Bases[size_t(Self.Base)].CvtaPointer) {
+    if (VO == VCvta && Self.K == Val::Ptr)
       Bases[size_t(Self.Base)].CvtaPointer = true; // a pointer of its own
-      ++CvtaFlips;
-    }
     return Self;
   }
   // Swizzles (xor), alignment masks and bit-or'd offsets of a pointer stay
@@ -853,7 +967,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   return Self;
 }
 
-void FlowFunction::computeValues() {
+void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   Defs.reserve(Insts.size());
   std::vector<std::string_view> DestNames; // scanDest()'s, reused
   auto Define = [&](uint32_t K, std::string_view Name) {
@@ -869,19 +983,20 @@ void FlowFunction::computeValues() {
   };
   RegNames.reserve(Insts.size());
   RegIndex.reservePacked(Insts.size());
-  for (uint32_t K = 0; K < Insts.size(); ++K) {
+  const Statement *Stmts = M.Statements.data();
+  for (uint32_t K = 0, N = uint32_t(Insts.size()); K < N; ++K) {
     const FlowInst &I = Insts[K];
     if (I.Partial) {
-      const Statement &S = M.Statements[I.Stmt];
+      const Statement &S = Stmts[I.Stmt];
       std::string_view Name;
-      if (scanShortDest(M.Text, S, Name))
+      if (scanShortDest(M.Text, S, Name)) {
         Define(K, Name); // the common case, read without splitting
-      else {
-        DestNames.clear();
-        scanDest(M.Text, S, DestNames);
-        for (std::string_view Name : DestNames)
-          Define(K, Name);
+        continue;
       }
+      DestNames.clear();
+      scanDest(M.Text, S, DestNames);
+      for (std::string_view Name : DestNames)
+        Define(K, Name);
       continue;
     }
     if (I.Ops.empty())
@@ -914,7 +1029,8 @@ void FlowFunction::computeValues() {
   // it: their addresses are evaluated if a rule asks (demand()).
   InSlice.assign(RegNames.size(), 0);
   std::vector<int32_t> Seeds;
-  for (const FlowInst &I : Insts) {
+  for (uint32_t K : RoleInsts) { // the others are all Partial
+    const FlowInst &I = Insts[K];
     if (I.Partial)
       continue;
     for (const Opnd &O : I.Ops)
@@ -936,8 +1052,11 @@ void FlowFunction::computeValues() {
     // Register bases of defined registers are made only by evalDef() (the
     // others are for undefined names), which memoises them here.
     int32_t B = RegSelfBase[size_t(D.Reg)];
-    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register)
+    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register) {
       Insts[D.Inst].KillsBase = B;
+      if (Kills.empty() || Kills.back() != D.Inst)
+        Kills.push_back(D.Inst); // Defs is in program order
+    }
   }
 }
 
@@ -965,8 +1084,7 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
     LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
   std::vector<Opnd> &Chunk = LateOps.back();
   size_t At = Chunk.size();
-  for (Opnd &O : LateScratch)
-    Chunk.push_back(std::move(O));
+  Chunk.insert(Chunk.end(), LateScratch.begin(), LateScratch.end());
   I.OpOff = uint32_t(At);
   I.Ops = {Chunk.data() + At, uint32_t(N)};
   I.Partial = false;
@@ -995,13 +1113,14 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   // In program order, so that a pass sees most definitions before their uses.
   std::sort(NewDefs.begin(), NewDefs.end());
   // A definition is evaluated again only when a register it reads changed
-  // since (or a base became a cvta'd pointer): otherwise its last value is
-  // what evalDef() would return. The registers each one reads: a list per
-  // register through EvalUserHead (reset on the way out).
+  // since: otherwise it would give its last value again. The
+  // registers each one reads: a list per register through EvalUserHead
+  // (reset on the way out). A base that becomes a cvta'd pointer changes
+  // what Symbolic() says of values with that base; until then only its own
+  // register holds it (evalValue() passes on symbolic bases alone), and
+  // that register's readers are listed like any other's.
   size_t ND = NewDefs.size();
-  std::vector<Val> &Last = EvalLast;
   std::vector<char> &Dirty = EvalDirty;
-  Last.assign(ND, Val{});
   Dirty.assign(ND, 1);
   if (EvalUserHead.size() < RegNames.size())
     EvalUserHead.resize(RegNames.size(), -1);
@@ -1024,15 +1143,14 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
     Changed = false;
     for (uint32_t P = 0; P < ND; ++P) {
+      // A definition not marked gives its last value again, which its
+      // register's value already includes (joinVal() is a join: joining a
+      // value in twice changes nothing).
+      if (!Dirty[P])
+        continue;
+      Dirty[P] = 0;
       const Def &D = Defs[NewDefs[P]];
-      if (Dirty[P]) {
-        Dirty[P] = 0;
-        uint32_t Flips = CvtaFlips;
-        Last[P] = evalDef(Insts[D.Inst], D.Reg);
-        if (Flips != CvtaFlips)
-          Dirty.assign(ND, 1); // Symbolic() may answer otherwise now
-      }
-      const Val &V = Last[P];
+      Val V = evalDef(Insts[D.Inst], D.Reg);
       if (V.K == Val::Undef)
         continue;
       Val J = joinVal(RegVals[size_t(D.Reg)], V);

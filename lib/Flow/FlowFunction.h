@@ -115,18 +115,19 @@ struct OpndSpan {
 };
 
 struct FlowInst {
-  uint32_t Stmt = 0;
-  SourceRange Range;
+  // (Fields in an order that leaves no padding: 96 bytes on a 64-bit
+  // host, one per instruction of an analysed function.)
   std::string_view Head;
-  const Instruction *Parsed = nullptr;
-  AsyncOp Op;
+  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
   // Operands; decoded on first use for some instructions (Partial), hence
   // mutable: FlowFunction::operand() fills them in.
   mutable OpndSpan Ops;
+  AsyncOp Op;
+  SourceRange Range;
+  uint32_t Stmt = 0;
   mutable uint32_t OpOff = 0; ///< Ops: offset in the pool that holds them
-  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
-  bool GuardNeg = false;
   int32_t KillsBase = -1; ///< base id whose register this defines
+  bool GuardNeg = false;
   mutable bool Partial = false; ///< operands not decoded yet
   mutable uint8_t ValOp = 0xff; ///< memo of the opcode class evalDef() reads
 
@@ -351,47 +352,29 @@ private:
 /// into the module's text; one cache per thread.
 class ClassCache {
 public:
-  /// Op of Head with NumOperands operands (parsed), or of the head alone.
-  const AsyncOp *find(std::string_view Head, uint32_t Key) const {
-    auto It = Map.find(ClassKey{Head, Key});
-    return It == Map.end() ? nullptr : &It->second;
-  }
-  const AsyncOp &insert(std::string_view Head, uint32_t Key, const AsyncOp &Op) {
-    return Map.emplace(ClassKey{Head, Key}, Op).first->second;
-  }
+  /// Op of Head with Operands - 1 operands (parsed), or of the head alone
+  /// (Operands 0); nullptr when not cached yet.
+  const AsyncOp *find(std::string_view Head, uint32_t Operands) const;
+  /// Caches Op; the reference holds until the next insert.
+  const AsyncOp &insert(std::string_view Head, uint32_t Operands, const AsyncOp &Op);
 
 private:
-  struct ClassKey {
-    std::string_view Head;
-    uint32_t Operands; ///< parsed: operand count + 1; else 0
-    bool operator==(const ClassKey &O) const {
-      return Operands == O.Operands && Head == O.Head;
-    }
+  /// Open addressing, the hash kept per slot: found once per instruction
+  /// with a role (std::unordered_map's murmur hash and node walk cost ~150
+  /// instructions a head of 50-100 bytes).
+  struct Slot {
+    const char *Head = nullptr; ///< nullptr: empty
+    uint32_t Size = 0, Operands = 0;
+    uint64_t Hash = 0;
+    AsyncOp Op;
   };
-  /// Heads are 10 to 80 bytes and hashed once per instruction with a
-  /// role: eight bytes per step (std::hash's murmur cost ~90 instructions
-  /// a head).
-  struct ClassKeyHash {
-    size_t operator()(const ClassKey &K) const {
-      const char *P = K.Head.data();
-      size_t N = K.Head.size();
-      uint64_t H = N * 0x9E3779B97F4A7C15ull ^ (uint64_t(K.Operands) << 32);
-      auto Mix = [&](uint64_t W) { H = (H ^ W) * 0xFF51AFD7ED558CCDull; };
-      size_t X = 0;
-      for (; X + 8 <= N; X += 8) {
-        uint64_t W;
-        std::memcpy(&W, P + X, 8);
-        Mix(W);
-      }
-      if (X < N) { // the last eight bytes (all of a shorter head)
-        uint64_t W = 0;
-        std::memcpy(&W, N >= 8 ? P + N - 8 : P, N >= 8 ? 8 : N);
-        Mix(W);
-      }
-      return size_t(H ^ (H >> 29));
-    }
-  };
-  std::unordered_map<ClassKey, AsyncOp, ClassKeyHash> Map;
+  /// A hash of the length, the operand count and three 8-byte samples
+  /// (the start, the middle, the end): heads differ mostly in those, and
+  /// keys that collide are told apart by comparing their bytes.
+  static uint64_t hash(std::string_view Head, uint32_t Operands);
+  size_t slotOf(std::string_view Head, uint32_t Operands, uint64_t H) const;
+  std::vector<Slot> Slots;
+  size_t Count = 0;
 };
 
 /// Functions of a module by name: true when defined with a body here.
@@ -425,7 +408,12 @@ public:
   mutable std::vector<BaseInfo> Bases;
 
   /// Operand K of I, decoding I's operands first if build() deferred them.
-  const Opnd *operand(const FlowInst &I, int8_t K) const;
+  /// (Inline: rules ask for operands in their transfer functions.)
+  const Opnd *operand(const FlowInst &I, int8_t K) const {
+    if (I.Partial)
+      ensureDecoded(I);
+    return I.op(K);
+  }
   /// Operand K of I decoded from I's text alone, the others not decoded:
   /// for rules that read one operand of every instruction of a kind with
   /// dozens of operands (a tcgen05.ld's 32 destinations), where operand()
@@ -505,8 +493,11 @@ public:
 private:
   void build();
   void decode(FlowInst &I, const Statement &S);
-  /// A parsed operand as the rules see it.
-  Opnd fromAst(const Operand &A) const;
+  /// decode() of a statement the parser built: classified and its
+  /// operands taken from the AST.
+  void decodeParsed(FlowInst &I, const Instruction &P);
+  /// A parsed operand as the rules see it, into a blank O.
+  void fromAst(const Operand &A, Opnd &O) const;
   /// Appends I's operands to Pool and points I.Ops at them.
   void decodeOperands(const FlowInst &I, const Statement &S,
                       std::vector<Opnd> &Pool) const;
@@ -517,7 +508,8 @@ private:
   /// Instructions whose result evalDef() derives from their operands.
   static bool computesValue(const FlowInst &I);
   void buildBlocks();
-  void computeValues();
+  /// Register values; Kills: the instructions with a KillsBase, in order.
+  void computeValues(std::vector<uint32_t> &Kills);
   /// Adds O's register to the slice (and to Work) if it is not in it yet.
   void markInSlice(const Opnd &O, std::vector<int32_t> &Work) const;
   /// Evaluates the registers of Work and those they derive from, all new to
@@ -575,11 +567,9 @@ private:
   mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
-  mutable std::vector<Val> EvalLast;  ///< per new definition: its last value
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
   mutable std::vector<int32_t> EvalUserHead; ///< per register: its first reader, -1
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
-  mutable uint32_t CvtaFlips = 0; ///< bases found to be cvta'd pointers
   mutable std::vector<Val> RegVals;
   std::vector<uint32_t> RegDefs;     ///< number of definitions
   mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value

@@ -13,6 +13,7 @@
 #include "ptxlint/LintContext.h"
 #include "ptxlint/RuleRegistry.h"
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,6 +25,36 @@ namespace flow {
 /// A diagnostic of a flow rule: the rule-id DiagBuilder (code, severity and
 /// spec section from Rules.def; notes in the order given, then the section).
 using FlowDiag = DiagBuilder;
+
+/// Facts about the function's mbarrier operations that the pipeline rules
+/// (ConsumerWaitRule.cpp) each ask for: the form of an operation's barrier
+/// address and whether a wait blocks, each found on the first question and
+/// shared through FlowRuleContext::barriers().
+class BarrierFacts {
+public:
+  explicit BarrierFacts(const FlowFunction &FF)
+      : FF(FF), Slot(FF.Insts.size(), -1), Blocking(FF.Insts.size(), -1) {}
+  /// The form of the barrier address of instruction K (an mbarrier
+  /// operation): FlowFunction::form().
+  const std::optional<Form> &form(uint32_t K) {
+    int32_t &X = Slot[K];
+    if (X < 0) {
+      const FlowInst &I = FF.Insts[K];
+      X = int32_t(Forms.size());
+      Forms.push_back(FF.form(FF.operand(I, I.Op.MbarOp), K));
+    }
+    return Forms[size_t(X)];
+  }
+  /// Whether the mbarrier wait at K blocks until its phase completes (not
+  /// a probe whose result a later test checks). ConsumerWaitRule.cpp.
+  bool blocks(uint32_t K);
+
+private:
+  const FlowFunction &FF;
+  std::vector<int32_t> Slot;               ///< per instruction: its form's index, -1
+  std::deque<std::optional<Form>> Forms;   ///< stable references as it grows
+  std::vector<int8_t> Blocking;            ///< per instruction: -1 not asked, 0, 1
+};
 
 struct FlowRuleContext {
   FlowRuleContext(LintContext &Ctx, const FlowFunction &FF) : Ctx(Ctx), FF(FF) {}
@@ -50,6 +81,16 @@ struct FlowRuleContext {
   /// Bytes a copy moves, when known (immediate or constant register size,
   /// tensor box size for tensor copies).
   std::optional<uint64_t> copyBytes(const FlowInst &I) const;
+  /// FlowFunction::callHasEffects(I), found once per call instruction: the
+  /// rules ask on every visit, and each answer is a look-up of the callee.
+  bool callHasEffects(const FlowInst &I) const {
+    if (CallEffects.empty())
+      CallEffects.assign(FF.Insts.size(), -1);
+    int8_t &E = CallEffects[size_t(&I - FF.Insts.data())];
+    if (E < 0)
+      E = FF.callHasEffects(I);
+    return E != 0;
+  }
   /// The function's skip regions (Dataflow.h), found on the first request
   /// and shared by the rules that ask.
   const SkipRegionMap &skipRegions() const {
@@ -57,9 +98,17 @@ struct FlowRuleContext {
       Skips.emplace(FF);
     return *Skips;
   }
+  /// The function's mbarrier facts, shared by the rules that ask.
+  BarrierFacts &barriers() const {
+    if (!Barriers)
+      Barriers.emplace(FF);
+    return *Barriers;
+  }
 
 private:
   mutable std::optional<SkipRegionMap> Skips;
+  mutable std::vector<int8_t> CallEffects; ///< per instruction: -1 not asked, 0, 1
+  mutable std::optional<BarrierFacts> Barriers;
   std::optional<uint64_t> computeCopyBytes(const FlowInst &I) const;
   mutable std::vector<uint8_t> BytesMemo; ///< 0 unknown yet, 1 none, 2 value
   mutable std::vector<uint64_t> BytesVal;

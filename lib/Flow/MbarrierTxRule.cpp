@@ -67,6 +67,7 @@ struct TxEntries {
 
 struct TxState {
   TxEntries E;
+  TxState() {} // (user-provided: a vector of states is not zeroed first)
   bool join(const TxState &O) {
     bool Changed = false;
     for (size_t K = 0; K < E.size(); ++K) {
@@ -112,16 +113,25 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
         return int32_t(K);
     return -1;
   };
+  std::vector<std::pair<uint32_t, AddrKey>> Ops; // the mbarrier operations
+  Ops.reserve(FF.RoleInsts.size()); // (one allocation, not a dozen)
+  Keys.reserve(MaxBarriers);
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
     if (I.Op.MbarOp < 0)
       continue;
     AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
+    Ops.push_back({RK, A});
     if (A.valid() && A.OffKnown && KeyIndex(A) < 0 && Keys.size() < MaxBarriers)
       Keys.push_back(A);
   }
   if (Keys.empty())
     return;
+  // Per instruction: its barrier's index in Keys, -1 (unresolved, or not
+  // an mbarrier operation): found once, asked on every visit.
+  std::vector<int8_t> KeyOf(FF.Insts.size(), -1);
+  for (const auto &[RK, A] : Ops)
+    KeyOf[RK] = int8_t(KeyIndex(A));
   std::map<std::pair<std::string_view, bool>, int32_t> Guards;
   auto GuardId = [&](const FlowInst &I) -> int32_t {
     if (I.Guard.empty())
@@ -154,7 +164,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       const FlowInst &I = FF.Insts[K];
       const AsyncOp &Op = I.Op;
       if (Op.Kind == OpKind::Call) {
-        if (FF.callHasEffects(I))
+        if (C.callHasEffects(I))
           AllUnknown(S);
         continue;
       }
@@ -173,8 +183,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       bool Init = Op.Kind == OpKind::MbarInit;
       if (!(Expect || Complete || Copy || Remote || Wait || Init))
         continue;
-      AddrKey A = FF.address(FF.operand(I, Op.MbarOp));
-      int32_t X = KeyIndex(A);
+      int32_t X = KeyOf[K];
       if (X < 0) {
         // A barrier we cannot name may be any of ours.
         if (!Init)

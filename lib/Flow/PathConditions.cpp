@@ -77,7 +77,19 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   size_t NB = FF.Blocks.size();
   Cyclic.assign(NB, -1);
   EdgeStart.reserve(2 * NB + 1);
-  AtomTable.assign(256, AtomSlot{});
+  // Room for about two atoms per conditional branch (a comparison and its
+  // predicate) before the table grows: a small function's is small.
+  size_t Branches = 0;
+  for (const Block &Bl : FF.Blocks)
+    Branches += Bl.Succs.size() == 2;
+  size_t Slots = 16;
+  while (Slots < 4 * Branches && Slots < 256)
+    Slots *= 2;
+  AtomTable.assign(Slots, AtomSlot{});
+  // (Growth by doublings is a copy and an allocation each, per function.)
+  EdgeLits.reserve(4 * Branches);
+  AtomRegs.reserve(2 * Branches);
+  AtomOpaque.reserve(2 * Branches);
   for (uint32_t B = 0; B < NB; ++B) {
     const Block &Bl = FF.Blocks[B];
     EdgeStart.push_back(uint32_t(EdgeLits.size()));
@@ -110,6 +122,7 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   // literal) pairs, then grouped per instruction.
   std::vector<std::pair<uint32_t, uint32_t>> Kills;
   std::vector<std::pair<uint32_t, Lit>> Sets;
+  Kills.reserve(4 * AtomRegs.size());
   for (uint32_t A = 0; A < AtomRegs.size(); ++A)
     for (int32_t R : AtomRegs[A])
       for (uint32_t X = 0; R >= 0 && X < FF.defCount(R); ++X)
@@ -131,20 +144,25 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   std::sort(Kills.begin(), Kills.end());
   Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
   std::sort(Sets.begin(), Sets.end());
-  for (const auto &KA : Kills)
-    Events.push_back(KA.first);
-  std::sort(Events.begin(), Events.end());
-  Events.erase(std::unique(Events.begin(), Events.end()), Events.end());
+  Events.reserve(Kills.size());
+  for (const auto &KA : Kills) // (sorted: each instruction once)
+    if (Events.empty() || Events.back() != KA.first)
+      Events.push_back(KA.first);
   KillStart.reserve(Events.size() + 1);
   KillAtoms.reserve(Kills.size());
+  KillBits.reserve(Events.size());
   EventSets.assign(Events.size(), NoLit);
   EventOf.assign(FF.Insts.size(), -1);
   size_t X = 0, Y = 0;
   for (size_t E = 0; E < Events.size(); ++E) {
     EventOf[Events[E]] = int32_t(E);
     KillStart.push_back(uint32_t(KillAtoms.size()));
-    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X)
+    uint64_t Bits = 0;
+    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X) {
       KillAtoms.push_back(Kills[X].second);
+      Bits |= uint64_t(1) << (Kills[X].second & 63);
+    }
+    KillBits.push_back(Bits);
     for (; Y < Sets.size() && Sets[Y].first == Events[E]; ++Y)
       EventSets[E] = Sets[Y].second; // one flag per mov.pred
   }
@@ -187,9 +205,8 @@ uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
   }
 }
 
-Lit PathConditions::opaque(int32_t P, bool Want) {
-  uint32_t A = atomFor(KOpaque << 40 | uint32_t(P), 0, P, -1);
-  return Lit(A) << 1 | (Want ? 0u : 1u);
+uint32_t PathConditions::opaqueAtom(int32_t P) {
+  return atomFor(KOpaque << 40 | uint32_t(P), 0, P, -1);
 }
 
 int64_t PathConditions::reachingDef(int32_t R, uint32_t At) const {
@@ -230,11 +247,14 @@ bool PathConditions::inCycle(uint32_t B) {
   if (Cyclic[B] >= 0)
     return Cyclic[B] != 0;
   // Tarjan's strongly connected components, iteratively, for every block.
+  // A block is on the stack while it has an index and no component yet
+  // (Cyclic still -1).
   size_t NB = FF.Blocks.size();
   std::vector<int32_t> Index(NB, -1), Low(NB, 0);
-  std::vector<char> OnStack(NB, 0);
   std::vector<uint32_t> Stack;
-  std::vector<std::pair<uint32_t, size_t>> Call;
+  std::vector<std::pair<uint32_t, uint32_t>> Call; // (block, next successor)
+  Stack.reserve(NB);
+  Call.reserve(NB);
   int32_t Next = 0;
   for (uint32_t Root = 0; Root < NB; ++Root) {
     if (Index[Root] >= 0)
@@ -242,7 +262,6 @@ bool PathConditions::inCycle(uint32_t B) {
     Call.push_back({Root, 0});
     Index[Root] = Low[Root] = Next++;
     Stack.push_back(Root);
-    OnStack[Root] = 1;
     while (!Call.empty()) {
       auto &[V, I] = Call.back();
       const BlockSuccs &Succs = FF.Blocks[V].Succs;
@@ -251,9 +270,8 @@ bool PathConditions::inCycle(uint32_t B) {
         if (Index[W] < 0) {
           Index[W] = Low[W] = Next++;
           Stack.push_back(W);
-          OnStack[W] = 1;
           Call.push_back({W, 0});
-        } else if (OnStack[W]) {
+        } else if (Cyclic[W] < 0) { // on the stack
           Low[V] = std::min(Low[V], Index[W]);
         }
         continue;
@@ -273,11 +291,9 @@ bool PathConditions::inCycle(uint32_t B) {
       bool Self = false;
       for (uint32_t S : FF.Blocks[Done].Succs)
         Self |= S == Done;
-      bool InCycle = Stack.size() - From > 1 || Self;
-      for (size_t X = From; X < Stack.size(); ++X) {
-        OnStack[Stack[X]] = 0;
+      int8_t InCycle = Stack.size() - From > 1 || Self;
+      for (size_t X = From; X < Stack.size(); ++X)
         Cyclic[Stack[X]] = InCycle;
-      }
       Stack.resize(From);
     }
   }
@@ -294,8 +310,10 @@ void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,
   };
   // The predicate itself, when its value at At is its value at Pos.
   auto Opaque = [&] {
-    if (At == Pos || stable(P, At, Pos))
-      Push([&](bool Want) { return opaque(P, Want); });
+    if (!(At == Pos || stable(P, At, Pos)) || (!Out[0] && !Out[1]))
+      return;
+    uint32_t A = opaqueAtom(P); // (one look-up for both sides)
+    Push([&](bool Want) { return Lit(A) << 1 | (Want ? 0u : 1u); });
   };
   int64_t S = Depth > MaxDepth ? -1 : reachingDef(P, At);
   if (S < 0)

@@ -45,6 +45,22 @@ constexpr Lit FalseLit = 0xfffffffeu;
 inline Lit negLit(Lit L) { return L ^ 1u; }
 inline uint32_t atomOf(Lit L) { return L >> 1; }
 
+/// The atoms an event kills, and a bit per atom (its number mod 64) that
+/// answers most "is this one killed?" questions without a search: an event
+/// kills a few of the function's hundreds of atoms.
+struct AtomSet {
+  IndexRun Atoms;
+  uint64_t Bits = 0;
+  bool contains(uint32_t A) const {
+    if (!(Bits >> (A & 63) & 1))
+      return false;
+    for (uint32_t X : Atoms)
+      if (X == A)
+        return true;
+    return false;
+  }
+};
+
 /// A conjunction of at most Max literals; None: the fact does not hold.
 template <unsigned Max> struct LitSet {
   static constexpr uint8_t NoneN = 0xff;
@@ -80,10 +96,22 @@ template <unsigned Max> struct LitSet {
       return false;
     if (N == O.N && std::equal(L, L + N, O.L))
       return false; // the common case at a join: one compare per literal
+    // Two paths' sets mostly hold their common literals in the same order
+    // (perhaps shifted by the newest ones): look where the last one was
+    // found first, and search O only when it is not there.
     uint8_t W = 0;
-    for (unsigned K = 0; K < N; ++K)
-      if (O.has(L[K]))
+    for (unsigned K = 0, G = 0; K < N; ++K) {
+      bool In = G < O.N && O.L[G] == L[K];
+      for (unsigned Y = 0; !In && Y < O.N; ++Y)
+        if (O.L[Y] == L[K]) {
+          In = true;
+          G = Y;
+        }
+      if (In) {
         L[W++] = L[K];
+        ++G;
+      }
+    }
     bool Changed = W != N;
     N = W;
     return Changed;
@@ -99,15 +127,10 @@ template <unsigned Max> struct LitSet {
     return intersect(O);
   }
   /// Drops the literals whose atom is in Atoms (their registers changed).
-  template <class AtomRange> void forget(const AtomRange &Atoms) {
+  void forget(const AtomSet &Atoms) {
     if (none())
       return;
-    auto Killed = [&](Lit X) {
-      for (uint32_t A : Atoms)
-        if (atomOf(X) == A)
-          return true;
-      return false;
-    };
+    auto Killed = [&](Lit X) { return Atoms.contains(atomOf(X)); };
     // Most events kill no literal of the set: find the first that goes
     // before moving any.
     unsigned K = 0;
@@ -154,7 +177,8 @@ public:
       return;
     size_t E = size_t(EventOf[K]);
     Lit Sets = EventSets[E];
-    IndexRun Kills{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]};
+    AtomSet Kills{{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]},
+                  KillBits[E]};
     P.forget(Kills);
     Each([&](auto &C) {
       C.forget(Kills);
@@ -201,7 +225,8 @@ private:
   /// The atom of key (KeyA, KeyB), made with registers RA and RB (-1: none)
   /// when new.
   uint32_t atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA, int32_t RB);
-  Lit opaque(int32_t P, bool Want);
+  /// The atom of predicate register P itself.
+  uint32_t opaqueAtom(int32_t P);
 
   const FlowFunction &FF;
   /// Edge literals, flat: those of Succs[S] of block B are
@@ -223,6 +248,7 @@ private:
   std::vector<uint32_t> Events;
   std::vector<int32_t> EventOf; ///< per instruction: its index in Events, or -1
   std::vector<uint32_t> KillStart, KillAtoms;
+  std::vector<uint64_t> KillBits; ///< per event: AtomSet::Bits of its atoms
   std::vector<Lit> EventSets;
   std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
 };

@@ -120,7 +120,7 @@ void runPrefetchRule(const FlowRuleContext &C) {
                   (Op.Dst == Space::Global || Op.Dst == Space::Generic)) ||
                  Op.Kind == OpKind::GlobalReadOther ||
                  (Op.isCopy() && Op.Src != Space::SharedCta) ||
-                 (Op.Kind == OpKind::Call && FF.callHasEffects(I))) {
+                 (Op.Kind == OpKind::Call && C.callHasEffects(I))) {
         ReadAll(S);
       }
       if (SiteOf[K] >= 0)

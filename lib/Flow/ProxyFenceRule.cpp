@@ -121,6 +121,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   // The async-proxy accesses first: their source buffers and barriers.
   std::vector<AddrKey> Sources, Barriers;
+  Sources.reserve(FF.RoleInsts.size()); // (a few allocations, not a dozen)
+  Barriers.reserve(FF.RoleInsts.size());
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
     if (I.Op.readsSharedAsync()) {
@@ -144,6 +146,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     return false;
   };
   std::vector<Site> Sites;
+  Sites.reserve(MaxSites);
   std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
   for (size_t RK = 0; RK < FF.RoleInsts.size() && Sites.size() < MaxSites; ++RK) {
     uint32_t K = FF.RoleInsts[RK];
@@ -207,6 +210,15 @@ void runProxyFenceRule(const FlowRuleContext &C) {
            (I.KillsBase >= 0 && (size_t(I.KillsBase) >= SiteBase.size() ||
                                  SiteBase[size_t(I.KillsBase)]));
   });
+  // Whether a write site (Init: an mbarrier.init) is pending in S: the
+  // reports below need one, and most accesses meet none (their addresses
+  // are then not looked up).
+  auto AnyPending = [&](const FactVector &S, bool Init) {
+    for (size_t X = 0; X < Sites.size(); ++X)
+      if (Sites[X].Init == Init && isPending(S.F[X]))
+        return true;
+    return false;
+  };
   auto Transfer = [&](uint32_t B, FactVector &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
@@ -220,11 +232,11 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         for (size_t X = 0; X < Sites.size(); ++X)
           if (Sites[X].Init)
             S.F[X] = killMaybe(S.F[X], G);
-      } else if (Op.Kind == OpKind::Call && FF.callHasEffects(I)) {
+      } else if (Op.Kind == OpKind::Call && C.callHasEffects(I)) {
         for (uint8_t &F : S.F)
           F = killMaybe(F, false);
       }
-      if (Report && !ReportedAt[K] && Op.readsSharedAsync()) {
+      if (Report && !ReportedAt[K] && Op.readsSharedAsync() && AnyPending(S, false)) {
         AddrKey Src = FF.address(FF.operand(I, Op.SrcOp));
         uint64_t Bytes = C.copyBytes(I).value_or(0);
         // A definite overlap is an error; a write into the same shared
@@ -271,7 +283,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           }
         }
       }
-      if (Report && Op.Kind == OpKind::MbarArrive && !ReportedAt[K]) {
+      if (Report && Op.Kind == OpKind::MbarArrive && !ReportedAt[K] &&
+          AnyPending(S, false)) {
         AddrKey Bar = FF.localBarrier(K);
         for (size_t X = 0; X < Sites.size() && Bar.valid(); ++X) {
           const Site &St = Sites[X];
@@ -296,7 +309,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         }
       }
       if (Report && !ReportedAt[K] && Op.isCopy() &&
-          Op.Comp == Completion::Mbarrier && Op.Kind != OpKind::CpAsync) {
+          Op.Comp == Completion::Mbarrier && Op.Kind != OpKind::CpAsync &&
+          AnyPending(S, true)) {
         AddrKey Bar = FF.address(FF.operand(I, Op.MbarOp));
         for (size_t X = 0; X < Sites.size(); ++X) {
           const Site &St = Sites[X];

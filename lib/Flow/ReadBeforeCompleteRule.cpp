@@ -47,7 +47,7 @@ void CompletionTracker::checkReadAt(const CompState &S, const FlowInst &Rd,
     // the very address the copy wrote through (a per-thread "base +
     // tid*16" in one register).
     const FlowInst &Cp = FF.Insts[St.Inst];
-    if (!FF.definitelyOverlap(A, Bytes, St.Dst, St.Bytes) &&
+    if (!FF.definitelyOverlap(A, Bytes, St.Dst, bytesOf(K)) &&
         !FF.sameAddress(RdAddr, FF.operand(Cp, Cp.Op.DstOp)))
       continue;
     ReportedUse[K] = 1;

@@ -163,7 +163,7 @@ void runWaitCountRule(const FlowRuleContext &C) {
           S.N[0] = 0;
         break;
       case OpKind::Call:
-        if (FF.callHasEffects(I))
+        if (C.callHasEffects(I))
           S.Unknown = true;
         break;
       default:

@@ -115,8 +115,21 @@ void CompletionTracker::noteUnwaited(FlowDiag &D, size_t Victim,
     }
 }
 
+// Whether a bulk store not reported yet may still be reading in S: pending
+// (Loose: or Mixed, some paths) or not waited for since it was issued.
+// Most writes and releases meet none, and then skip their address.
+bool CompletionTracker::storeActive(const CompState &S, bool Loose) {
+  for (uint32_t K : OfRole[size_t(Role::BulkGroup)]) {
+    uint8_t F = S.F[K];
+    if (!ReportedUse[K] && (isPending(F) || S.W.holds(K) ||
+                            (Loose && F != Absent && F != Done)))
+      return true;
+  }
+  return false;
+}
+
 void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
-  if (!isSharedSpace(W.Op.Dst))
+  if (!isSharedSpace(W.Op.Dst) || !storeActive(S, false))
     return;
   AddrKey A = FF.address(FF.operand(W, W.Op.DstOp));
   if (!A.valid())
@@ -129,7 +142,7 @@ void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
     if (!Cp.Op.readsSharedAsync())
       continue;
     if (isPending(S.F[K]) &&
-        FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes)) {
+        FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, bytesOf(K))) {
       ReportedUse[K] = 1;
       C.diag(rules::FlowWriteInFlightSource, Cp.Range,
              opName(Cp) + " reads shared memory that is overwritten while "
@@ -138,14 +151,14 @@ void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
                          "cp.async.bulk.wait_group.read covers the " +
                              opName(Cp));
     } else if (S.W.holds(K) &&
-               FF.mayOverlap(A, W.Op.AccessBytes, St.Src, St.Bytes)) {
+               FF.mayOverlap(A, W.Op.AccessBytes, St.Src, bytesOf(K))) {
       // Same buffer, offsets not pinned down (per-thread, swizzled, a
       // ring slot): the rewrite may hit the bytes being read.
       ReportedUse[K] = 1;
       size_t Victim = K;
       for (size_t X = 0; X < Sites.size(); ++X)
         if (Sites[X].R == Role::BulkGroup && isPending(S.F[X]) &&
-            FF.mayOverlap(A, W.Op.AccessBytes, Sites[X].Src, Sites[X].Bytes) &&
+            FF.mayOverlap(A, W.Op.AccessBytes, Sites[X].Src, bytesOf(X)) &&
             (!isPending(S.F[Victim]) || ageOf(S.F[X]) > ageOf(S.F[Victim])))
           Victim = X;
       auto D =
@@ -324,6 +337,8 @@ bool CompletionTracker::releases(const AddrKey &Bar, size_t K, uint32_t AtK) {
 // the next writer races with the store. (Not the exit: shipped kernels,
 // TK's B200 GEMM, CUTLASS 70 fp8, exit with a store in flight.)
 void CompletionTracker::checkRelease(const CompState &S, uint32_t AtK) {
+  if (!storeActive(S, true))
+    return;
   AddrKey Bar = FF.localBarrier(AtK);
   if (!Bar.valid())
     return;
