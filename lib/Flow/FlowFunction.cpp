@@ -8,6 +8,7 @@
 #include "Parse/StatementParser.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -69,27 +70,60 @@ constexpr uint64_t packWord(std::string_view Head) {
   return V;
 }
 
+/// The opcode words classify() can give a role (anything but Other), all
+/// of 2 to 8 bytes; the one longer word is tested apart (mayHaveRole()).
+constexpr std::string_view RoleWords[] = {
+    "cp",    "st",      "ld",       "bar",      "red",      "ldu",
+    "tex",   "bra",     "brx",      "ret",      "atom",     "tld4",
+    "suld",  "exit",    "trap",     "call",     "fence",    "barrier",
+    "mbarrier", "stmatrix", "ldmatrix", "multimem", "wgmma", "tcgen05"};
+constexpr std::string_view LongRoleWord = "clusterlaunchcontrol.";
+
+/// RoleWords packed (packWord()) and sorted, for a binary search.
+constexpr auto PackedRoleWords = [] {
+  std::array<uint64_t, std::size(RoleWords)> A{};
+  for (size_t K = 0; K < A.size(); ++K) {
+    uint64_t V = packWord(RoleWords[K]);
+    size_t J = K;
+    for (; J > 0 && A[J - 1] > V; --J)
+      A[J] = A[J - 1];
+    A[J] = V;
+  }
+  return A;
+}();
+
+/// The first two bytes of the role words, a bit each: a head that starts
+/// otherwise (mov, add, mad, setp, cvt, shl: most of a kernel) has no role,
+/// found by one table lookup.
+struct RolePrefixes {
+  uint64_t Bits[65536 / 64] = {};
+  constexpr RolePrefixes() {
+    for (std::string_view W : RoleWords)
+      add(W);
+    add(LongRoleWord);
+  }
+  constexpr void add(std::string_view W) {
+    unsigned X = unsigned(uint8_t(W[0])) | unsigned(uint8_t(W[1])) << 8;
+    Bits[X / 64] |= uint64_t(1) << (X % 64);
+  }
+  bool has(std::string_view Head) const {
+    unsigned X = unsigned(uint8_t(Head[0])) | unsigned(uint8_t(Head[1])) << 8;
+    return Bits[X / 64] >> (X % 64) & 1;
+  }
+};
+constexpr RolePrefixes RolePrefix;
+
 /// Whether classify() can give this instruction a role (anything but
 /// Other), from its head: most instructions are arithmetic, and splitting
 /// their head into qualifiers would be wasted. Runs for every instruction,
-/// hence integer compares rather than string compares.
+/// hence a table lookup and integer compares rather than string compares.
 bool mayHaveRole(std::string_view Head) {
-  switch (packWord(Head)) {
-  case packWord("cp"): case packWord("st"): case packWord("ld"):
-  case packWord("bar"): case packWord("red"): case packWord("ldu"):
-  case packWord("tex"): case packWord("bra"): case packWord("brx"):
-  case packWord("ret"): case packWord("atom"): case packWord("tld4"):
-  case packWord("suld"): case packWord("exit"): case packWord("trap"):
-  case packWord("call"): case packWord("fence"): case packWord("barrier"):
-  case packWord("mbarrier"): case packWord("stmatrix"):
-  case packWord("ldmatrix"): case packWord("multimem"):
-  case packWord("wgmma"): case packWord("tcgen05"):
-    return true;
-  case 0: // longer than 8 bytes
-    return Head.compare(0, 21, "clusterlaunchcontrol.") == 0;
-  default:
+  if (Head.size() < 2 || !RolePrefix.has(Head))
     return false;
-  }
+  uint64_t W = packWord(Head);
+  if (W == 0) // longer than 8 bytes
+    return Head.compare(0, LongRoleWord.size(), LongRoleWord) == 0;
+  return std::binary_search(PackedRoleWords.begin(), PackedRoleWords.end(), W);
 }
 
 /// The string hashes below mix in a word of 8 bytes per step (a byte per
@@ -360,14 +394,27 @@ CalleeMap buildCalleeMap(const Module &M) {
   return Map;
 }
 
+RegNameStarts regNameStarts(const Module &M) {
+  RegNameStarts Starts;
+  for (const Symbol &S : M.Symbols)
+    if (S.Space == StateSpace::Reg && !S.Name.empty())
+      Starts.set(uint8_t(S.Name[0]));
+  return Starts;
+}
+
 FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
                            uint32_t FunctionIndex, const CalleeMap *Callees,
-                           ClassCache *Classes)
+                           ClassCache *Classes, const RegNameStarts *RegStarts)
     : M(M), ST(ST), F(M.Functions[FunctionIndex]), FIndex(FunctionIndex),
-      Classes(Classes ? Classes : &OwnClasses), Callees(Callees) {
+      Classes(Classes ? Classes : &OwnClasses), Callees(Callees),
+      RegStarts(RegStarts) {
   if (!this->Callees) {
     OwnCallees = buildCalleeMap(M);
     this->Callees = &OwnCallees;
+  }
+  if (!this->RegStarts) {
+    OwnRegStarts = regNameStarts(M);
+    this->RegStarts = &OwnRegStarts;
   }
   build();
 }
@@ -417,6 +464,8 @@ int32_t FlowFunction::selfBase(int32_t Reg) const {
 bool FlowFunction::isRegName(std::string_view Name) const {
   if (!Name.empty() && Name[0] == '%')
     return true;
+  if (!Name.empty() && !RegStarts->test(uint8_t(Name[0])))
+    return false; // no .reg symbol's name starts so
   int32_t Known = RegNameMemo.find(Name);
   if (Known >= 0)
     return Known != 0;
@@ -1112,6 +1161,11 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   }
   // In program order, so that a pass sees most definitions before their uses.
   std::sort(NewDefs.begin(), NewDefs.end());
+  // Room for a base of its own per new register (selfBase()), grown as a
+  // vector grows: a demand() of one register often follows another.
+  size_t Need = Bases.size() + NewRegs.size();
+  if (Need > Bases.capacity())
+    Bases.reserve(std::max(Need, 2 * Bases.capacity()));
   // A definition is evaluated again only when a register it reads changed
   // since: otherwise it would give its last value again. The
   // registers each one reads: a list per register through EvalUserHead

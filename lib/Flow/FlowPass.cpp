@@ -174,8 +174,8 @@ bool hasNeeded(const FlowFunction &FF, const FlowRuleEntry &R) {
 
 /// Decodes function K and runs the flow rules that can report in it.
 void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees,
-             ClassCache &Classes) {
-  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees, &Classes);
+             const RegNameStarts &RegStarts, ClassCache &Classes) {
+  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees, &Classes, &RegStarts);
   FlowRuleContext C(Ctx, FF);
   for (const FlowRuleEntry &R : flowRules())
     if ((!R.NeedsCfg || FF.Analyzable) && hasNeeded(FF, R))
@@ -194,13 +194,15 @@ public:
     }
     if (Work.empty())
       return;
-    if (!Callees)
+    if (!Callees) {
       Callees = buildCalleeMap(Ctx.M);
+      RegStarts = regNameStarts(Ctx.M);
+    }
     unsigned Threads =
         unsigned(std::min<size_t>(Ctx.Options.threadCount(), Work.size()));
     if (Threads <= 1) {
       for (uint32_t K : Work)
-        analyse(Ctx, K, *Callees, Classes);
+        analyse(Ctx, K, *Callees, RegStarts, Classes);
       return;
     }
     // Functions are independent: each worker takes the next one and keeps
@@ -216,7 +218,7 @@ public:
       for (size_t X; (X = Next.fetch_add(1)) < Work.size();) {
         LintContext Local{Ctx.Buffer, Ctx.M,        Ctx.Symbols,
                           Ctx.Options, Ctx.Settings, Found[X]};
-        analyse(Local, Work[X], *Callees, Cache);
+        analyse(Local, Work[X], *Callees, RegStarts, Cache);
       }
     };
     std::vector<std::thread> Pool;
@@ -232,6 +234,7 @@ public:
 
 private:
   std::optional<CalleeMap> Callees; ///< built at the first function analysed
+  RegNameStarts RegStarts;          ///< with Callees
   ClassCache Classes; ///< of the module's heads, when one thread analyses
 };
 

@@ -178,3 +178,17 @@ TEST_CASE("a .func may leave commits and groups to its caller") {
   // group count are the caller's business.
   CHECK(codes(Src) == Codes{"F401"});
 }
+
+TEST_CASE("block queue: pops the lowest queued block, each once") {
+  BlockQueue Q(200);
+  for (uint32_t B : {130u, 5u, 64u, 5u, 199u, 63u})
+    Q.push(B);
+  std::vector<uint32_t> Out;
+  uint32_t B;
+  while (Q.pop(B)) {
+    Out.push_back(B);
+    if (B == 64)
+      Q.push(7); // a back edge: lower than what was popped
+  }
+  CHECK(Out == std::vector<uint32_t>{5, 63, 64, 7, 130, 199});
+}

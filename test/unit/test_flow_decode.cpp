@@ -199,3 +199,38 @@ TEST_CASE("decode: the registers a vector destination defines") {
   }
   CHECK(FF.regId("%r8") < 0);
 }
+
+TEST_CASE("decode: names not starting with '%' are registers only if declared so") {
+  // isRegName() asks the symbol table only about names whose first byte
+  // starts some .reg symbol's name: a label is a symbol either way, a .reg
+  // named "$v" or "r" + digits (a range) is a register.
+  FlowTestModule T(".version 8.6\n.target sm_100a\n.address_size 64\n"
+                   ".entry k()\n{\n"
+                   ".reg .b32 %r<4>;\n.reg .b32 $v;\n.reg .b32 q<4>;\n"
+                   ".reg .pred %p<2>;\n"
+                   "mov.u32 $v, 1;\n"
+                   "add.s32 %r1, $v, q2;\n"
+                   "setp.ne.s32 %p1, %r1, 0;\n"
+                   "@%p1 bra $L_end;\n"
+                   "mov.u32 %r2, sym;\n"
+                   "$L_end:\n"
+                   "ret;\n}\n");
+  const FlowFunction &FF = T.FF;
+  const FlowInst *Add = nullptr, *Bra = nullptr, *Mov = nullptr;
+  for (const FlowInst &I : FF.Insts) {
+    if (I.Head == "add.s32")
+      Add = &I;
+    if (I.Head == "bra")
+      Bra = &I;
+    if (I.Head == "mov.u32" && FF.operand(I, 0)->Name == "%r2")
+      Mov = &I;
+  }
+  REQUIRE(Add);
+  REQUIRE(Bra);
+  REQUIRE(Mov);
+  CHECK(FF.operand(*Add, 1)->K == Opnd::Reg); // $v
+  CHECK(FF.operand(*Add, 2)->K == Opnd::Reg); // q2 of q<4>
+  CHECK(FF.operand(*Bra, 0)->K == Opnd::Sym); // the label
+  CHECK(FF.operand(*Mov, 1)->K == Opnd::Sym); // no .reg starts with 's'
+  CHECK(FF.defCount(FF.regId("$v")) == 1);
+}

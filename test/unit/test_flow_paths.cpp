@@ -132,3 +132,33 @@ TEST_CASE("paths: a path flag set by mov.pred decides its branch") {
   Known.add(T.edge(1, 0)[0], true);
   CHECK_FALSE(T.PC->takeEdge(T.branchBlock(1), 1, Known, [](auto &&) {}));
 }
+
+TEST_CASE("paths: literal sets keep their order through intersect, forget "
+          "and assignFrom") {
+  PathLits A, B;
+  A.setTrue();
+  B.setTrue();
+  for (Lit X : {2u, 4u, 6u, 8u, 10u})
+    A.add(X, true);
+  for (Lit X : {4u, 8u, 12u, 2u, 10u}) // the common ones in another order
+    B.add(X, true);
+  PathLits C = A;
+  CHECK_FALSE(C.intersect(A)); // equal: unchanged
+  CHECK(C.intersect(B));
+  CHECK(std::vector<Lit>(C.L, C.L + C.N) == std::vector<Lit>{2, 4, 8, 10});
+  uint32_t Other[] = {66}; // its bit is atom 2's (literal 4): the search says no
+  C.forget(AtomSet{{Other, Other + 1}, uint64_t(1) << (66 & 63)});
+  CHECK(C.N == 4);
+  uint32_t Atoms[] = {2, 9};
+  AtomSet Kill{{Atoms, Atoms + 2}, uint64_t(1) << 2 | uint64_t(1) << 9};
+  C.forget(Kill);
+  CHECK(std::vector<Lit>(C.L, C.L + C.N) == std::vector<Lit>{2, 8, 10});
+  PathLits Full;
+  Full.setTrue();
+  for (Lit X = 20; X < 32; ++X)
+    Full.add(X, true);
+  Cond F;
+  F.assignFrom(Full); // the newest eight
+  CHECK(std::vector<Lit>(F.L, F.L + F.N) ==
+        std::vector<Lit>{24, 25, 26, 27, 28, 29, 30, 31});
+}
