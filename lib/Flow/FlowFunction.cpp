@@ -1161,6 +1161,11 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   }
   // In program order, so that a pass sees most definitions before their uses.
   std::sort(NewDefs.begin(), NewDefs.end());
+  // Room for a base of its own per new register (selfBase()), grown as a
+  // vector grows: a demand() of one register often follows another.
+  size_t Need = Bases.size() + NewRegs.size();
+  if (Need > Bases.capacity())
+    Bases.reserve(std::max(Need, 2 * Bases.capacity()));
   // A definition is evaluated again only when a register it reads changed
   // since: otherwise it would give its last value again. The
   // registers each one reads: a list per register through EvalUserHead
