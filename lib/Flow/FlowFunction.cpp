@@ -1123,19 +1123,14 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
   if (!I.Partial)
     return;
   // Not into OpPool: rules hold pointers into it while they ask for values.
-  // Into a chunk of LateOps that never grows past its capacity (so never
-  // moves), through a reused scratch vector: one allocation per 1024
-  // operands, not one per instruction.
-  LateScratch.clear();
-  decodeOperands(I, M.Statements[I.Stmt], LateScratch);
-  size_t N = LateScratch.size();
-  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < N)
-    LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
-  std::vector<Opnd> &Chunk = LateOps.back();
-  size_t At = Chunk.size();
-  Chunk.insert(Chunk.end(), LateScratch.begin(), LateScratch.end());
-  I.OpOff = uint32_t(At);
-  I.Ops = {Chunk.data() + At, uint32_t(N)};
+  // Straight into a chunk of LateOps with room for as many operands as the
+  // text can hold, so that the chunk never grows past its capacity (never
+  // moves): one allocation per 1024 operands, no copy.
+  const Statement &S = M.Statements[I.Stmt];
+  size_t Most = maxOperandCount(M.Text, S);
+  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < Most)
+    LateOps.emplace_back().reserve(std::max<size_t>(1024, Most));
+  decodeOperands(I, S, LateOps.back());
   I.Partial = false;
 }
 

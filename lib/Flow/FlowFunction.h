@@ -575,7 +575,6 @@ private:
   std::vector<uint32_t> DefStart, DefOf; ///< defs of R: DefOf[DefStart[R]..DefStart[R+1])
   mutable std::vector<char> InSlice;     ///< per register: evaluated
   mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
-  mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
