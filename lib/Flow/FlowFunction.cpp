@@ -394,27 +394,14 @@ CalleeMap buildCalleeMap(const Module &M) {
   return Map;
 }
 
-RegNameStarts regNameStarts(const Module &M) {
-  RegNameStarts Starts;
-  for (const Symbol &S : M.Symbols)
-    if (S.Space == StateSpace::Reg && !S.Name.empty())
-      Starts.set(uint8_t(S.Name[0]));
-  return Starts;
-}
-
 FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
                            uint32_t FunctionIndex, const CalleeMap *Callees,
-                           ClassCache *Classes, const RegNameStarts *RegStarts)
+                           ClassCache *Classes)
     : M(M), ST(ST), F(M.Functions[FunctionIndex]), FIndex(FunctionIndex),
-      Classes(Classes ? Classes : &OwnClasses), Callees(Callees),
-      RegStarts(RegStarts) {
+      Classes(Classes ? Classes : &OwnClasses), Callees(Callees) {
   if (!this->Callees) {
     OwnCallees = buildCalleeMap(M);
     this->Callees = &OwnCallees;
-  }
-  if (!this->RegStarts) {
-    OwnRegStarts = regNameStarts(M);
-    this->RegStarts = &OwnRegStarts;
   }
   build();
 }
@@ -464,7 +451,9 @@ int32_t FlowFunction::selfBase(int32_t Reg) const {
 bool FlowFunction::isRegName(std::string_view Name) const {
   if (!Name.empty() && Name[0] == '%')
     return true;
-  if (!Name.empty() && !RegStarts->test(uint8_t(Name[0])))
+  // A label or a parameter: the symbol table's lookup finds a symbol by its
+  // name or by the name's non-digit prefix, both starting with that byte.
+  if (!Name.empty() && !ST.regNameStarts().test(uint8_t(Name[0])))
     return false; // no .reg symbol's name starts so
   int32_t Known = RegNameMemo.find(Name);
   if (Known >= 0)
