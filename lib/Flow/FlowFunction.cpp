@@ -448,9 +448,7 @@ int32_t FlowFunction::selfBase(int32_t Reg) const {
   return int32_t(Bases.size() - 1);
 }
 
-bool FlowFunction::isRegName(std::string_view Name) const {
-  if (!Name.empty() && Name[0] == '%')
-    return true;
+bool FlowFunction::isRegSymbol(std::string_view Name) const {
   // A label or a parameter: the symbol table's lookup finds a symbol by its
   // name or by the name's non-digit prefix, both starting with that byte.
   if (!Name.empty() && !ST.regNameStarts().test(uint8_t(Name[0])))

@@ -547,9 +547,14 @@ private:
   ClassCache OwnClasses;
   AsyncOp Uncached; ///< classifyMemo()'s result for a head it cannot key on
   ClassCache *Classes = nullptr;
-  /// Whether a name not starting with '%' is a .reg symbol (a lookup in the
-  /// symbol table per operand otherwise): 1 yes, 0 no.
-  bool isRegName(std::string_view Name) const;
+  /// Whether a name is a .reg variable: every '%' name is (inline: asked
+  /// for every operand of a parsed instruction, mostly such names).
+  bool isRegName(std::string_view Name) const {
+    return (!Name.empty() && Name[0] == '%') || isRegSymbol(Name);
+  }
+  /// isRegName() for the others: a lookup in the symbol table, memoised in
+  /// RegNameMemo (1 yes, 0 no).
+  bool isRegSymbol(std::string_view Name) const;
   /// isRegName() for the operand decoder.
   RegNameTest regNameTest() const;
   mutable NameTable RegNameMemo;
