@@ -247,18 +247,7 @@ private:
 
 uint64_t NameTable::hash(std::string_view S) { return hashBytes(S); }
 
-int32_t NameTable::find(std::string_view Name) const {
-  if (packable(Name)) {
-    if (Packed.empty())
-      return -1;
-    uint64_t Key = pack(Name);
-    size_t Mask = Packed.size() - 1;
-    for (size_t P = packedHash(Key) & Mask;; P = (P + 1) & Mask) {
-      const PackedSlot &Sl = Packed[P];
-      if (Sl.Id < 0 || Sl.Key == Key)
-        return Sl.Id;
-    }
-  }
+int32_t NameTable::findLong(std::string_view Name) const {
   if (Slots.empty())
     return -1;
   size_t Mask = Slots.size() - 1;

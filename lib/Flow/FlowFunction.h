@@ -273,8 +273,21 @@ struct AddrKey {
 /// define hundreds of thousands of them.
 class NameTable {
 public:
-  /// Id of Name, -1 if absent.
-  int32_t find(std::string_view Name) const;
+  /// Id of Name, -1 if absent. Inline for packable names: registers are
+  /// looked up once per operand the value slice reads.
+  int32_t find(std::string_view Name) const {
+    if (!packable(Name))
+      return findLong(Name);
+    if (Packed.empty())
+      return -1;
+    uint64_t Key = pack(Name);
+    size_t Mask = Packed.size() - 1;
+    for (size_t P = packedHash(Key) & Mask;; P = (P + 1) & Mask) {
+      const PackedSlot &Sl = Packed[P];
+      if (Sl.Id < 0 || Sl.Key == Key)
+        return Sl.Id;
+    }
+  }
   /// Inserts Name with Id unless present; returns the id stored and whether
   /// it was inserted.
   std::pair<int32_t, bool> insert(std::string_view Name, int32_t Id);
@@ -330,6 +343,7 @@ private:
     return size_t((Key * 0x9E3779B97F4A7C15ull) >> 32);
   }
   static uint64_t hash(std::string_view S);
+  int32_t findLong(std::string_view Name) const; ///< find() past 8 bytes
   void grow();
   void growPacked();
   struct PackedSlot {
