@@ -1061,9 +1061,16 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
     for (const Opnd &O : I.Ops)
       if (O.K == Opnd::Addr)
         markInSlice(O, Seeds); // every address base
-    for (int8_t K : {I.Op.SizeOp, I.Op.CtaMaskOp, I.Op.WaitNOp, I.Op.BytesOp})
+    // And the counts the rules read: four tests, not a loop over a list
+    // built per instruction (most are absent).
+    auto Count = [&](int8_t K) {
       if (const Opnd *O = I.op(K))
-        markInSlice(*O, Seeds); // and the counts the rules read
+        markInSlice(*O, Seeds);
+    };
+    Count(I.Op.SizeOp);
+    Count(I.Op.CtaMaskOp);
+    Count(I.Op.WaitNOp);
+    Count(I.Op.BytesOp);
   }
   if (!evaluate(std::move(Seeds))) {
     ValuesValid = false;
