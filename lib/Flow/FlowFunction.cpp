@@ -1092,7 +1092,9 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   }
 }
 
-void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work) const {
+// Inline (a hint GCC takes): asked for every address of a role instruction
+// and every operand of the slice's definitions.
+inline void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work) const {
   if (!((O.K == Opnd::Reg && !O.Negated) || (O.K == Opnd::Addr && O.BaseIsReg)))
     return;
   int32_t Id = regIdOf(O);
