@@ -4,6 +4,7 @@
 
 #include "ptxlint/AST.h"
 
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <string_view>
@@ -25,6 +26,11 @@ public:
   explicit SymbolTable(const Module &M,
                        const std::function<void(uint32_t)> &Passed = {});
   const Symbol *lookup(std::string_view Name, int32_t Function) const;
+  /// The first bytes of the names declared in the .reg space: a name that
+  /// starts otherwise is no register symbol, known without a lookup.
+  /// Recorded as the table is built, while the text is in memory (reading
+  /// every declaration's name later would map a dropped text back whole).
+  const std::bitset<256> &regNameStarts() const { return RegStarts; }
 
 private:
   /// Hash: hash(Name), computed once per lookup().
@@ -40,6 +46,7 @@ private:
   };
   std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)
   std::vector<uint32_t> Slots; ///< symbol index + 1; 0: empty
+  std::bitset<256> RegStarts;
 };
 
 } // namespace ptxlint

@@ -38,6 +38,8 @@ SymbolTable::SymbolTable(const Module &M,
     const Symbol &S = M.Symbols[K];
     if (Passed)
       Passed(S.Range.Begin);
+    if (S.Space == StateSpace::Reg && !S.Name.empty())
+      RegStarts.set(uint8_t(S.Name[0]));
     const Scope *Sc = ScopeOf(S);
     if (!Sc)
       continue;

@@ -394,27 +394,14 @@ CalleeMap buildCalleeMap(const Module &M) {
   return Map;
 }
 
-RegNameStarts regNameStarts(const Module &M) {
-  RegNameStarts Starts;
-  for (const Symbol &S : M.Symbols)
-    if (S.Space == StateSpace::Reg && !S.Name.empty())
-      Starts.set(uint8_t(S.Name[0]));
-  return Starts;
-}
-
 FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
                            uint32_t FunctionIndex, const CalleeMap *Callees,
-                           ClassCache *Classes, const RegNameStarts *RegStarts)
+                           ClassCache *Classes)
     : M(M), ST(ST), F(M.Functions[FunctionIndex]), FIndex(FunctionIndex),
-      Classes(Classes ? Classes : &OwnClasses), Callees(Callees),
-      RegStarts(RegStarts) {
+      Classes(Classes ? Classes : &OwnClasses), Callees(Callees) {
   if (!this->Callees) {
     OwnCallees = buildCalleeMap(M);
     this->Callees = &OwnCallees;
-  }
-  if (!this->RegStarts) {
-    OwnRegStarts = regNameStarts(M);
-    this->RegStarts = &OwnRegStarts;
   }
   build();
 }
@@ -464,7 +451,9 @@ int32_t FlowFunction::selfBase(int32_t Reg) const {
 bool FlowFunction::isRegName(std::string_view Name) const {
   if (!Name.empty() && Name[0] == '%')
     return true;
-  if (!Name.empty() && !RegStarts->test(uint8_t(Name[0])))
+  // A label or a parameter: the symbol table's lookup finds a symbol by its
+  // name or by the name's non-digit prefix, both starting with that byte.
+  if (!Name.empty() && !ST.regNameStarts().test(uint8_t(Name[0])))
     return false; // no .reg symbol's name starts so
   int32_t Known = RegNameMemo.find(Name);
   if (Known >= 0)
@@ -1123,19 +1112,14 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
   if (!I.Partial)
     return;
   // Not into OpPool: rules hold pointers into it while they ask for values.
-  // Into a chunk of LateOps that never grows past its capacity (so never
-  // moves), through a reused scratch vector: one allocation per 1024
-  // operands, not one per instruction.
-  LateScratch.clear();
-  decodeOperands(I, M.Statements[I.Stmt], LateScratch);
-  size_t N = LateScratch.size();
-  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < N)
-    LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
-  std::vector<Opnd> &Chunk = LateOps.back();
-  size_t At = Chunk.size();
-  Chunk.insert(Chunk.end(), LateScratch.begin(), LateScratch.end());
-  I.OpOff = uint32_t(At);
-  I.Ops = {Chunk.data() + At, uint32_t(N)};
+  // Straight into a chunk of LateOps with room for as many operands as the
+  // text can hold, so that the chunk never grows past its capacity (never
+  // moves): one allocation per 1024 operands, no copy.
+  const Statement &S = M.Statements[I.Stmt];
+  size_t Most = maxOperandCount(M.Text, S);
+  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < Most)
+    LateOps.emplace_back().reserve(std::max<size_t>(1024, Most));
+  decodeOperands(I, S, LateOps.back());
   I.Partial = false;
 }
 

@@ -26,7 +26,6 @@
 #include "ptxlint/AST.h"
 #include "ptxlint/SymbolTable.h"
 
-#include <bitset>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -382,21 +381,13 @@ private:
 using CalleeMap = std::unordered_map<std::string_view, bool>;
 CalleeMap buildCalleeMap(const Module &M);
 
-/// The first bytes of the names of a module's .reg symbols: a name that
-/// starts otherwise (a branch's label, a parameter) is no register, found
-/// without asking the symbol table (whose lookup finds a symbol by its
-/// name or by the name's non-digit prefix, both starting with that byte).
-using RegNameStarts = std::bitset<256>;
-RegNameStarts regNameStarts(const Module &M);
-
 class FlowFunction {
 public:
-  /// Callees: from buildCalleeMap(M), RegStarts: from regNameStarts(M);
-  /// when null, they are built here (tests). Classes: shared by the
-  /// functions one thread analyses; when null, the function keeps its own.
+  /// Callees: from buildCalleeMap(M); when null, it is built here (tests).
+  /// Classes: shared by the functions one thread analyses; when null, the
+  /// function keeps its own.
   FlowFunction(const Module &M, const SymbolTable &ST, uint32_t FunctionIndex,
-               const CalleeMap *Callees = nullptr, ClassCache *Classes = nullptr,
-               const RegNameStarts *RegStarts = nullptr);
+               const CalleeMap *Callees = nullptr, ClassCache *Classes = nullptr);
 
   FlowFunction(const FlowFunction &) = delete;
   FlowFunction &operator=(const FlowFunction &) = delete;
@@ -564,8 +555,6 @@ private:
   mutable NameTable RegNameMemo;
   CalleeMap OwnCallees;
   const CalleeMap *Callees = nullptr;
-  RegNameStarts OwnRegStarts;
-  const RegNameStarts *RegStarts = nullptr; ///< regNameStarts(M)
   // Register values are computed on demand (demand()), hence mutable.
   struct Def {
     uint32_t Inst;
@@ -575,7 +564,6 @@ private:
   std::vector<uint32_t> DefStart, DefOf; ///< defs of R: DefOf[DefStart[R]..DefStart[R+1])
   mutable std::vector<char> InSlice;     ///< per register: evaluated
   mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
-  mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again

@@ -174,8 +174,8 @@ bool hasNeeded(const FlowFunction &FF, const FlowRuleEntry &R) {
 
 /// Decodes function K and runs the flow rules that can report in it.
 void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees,
-             const RegNameStarts &RegStarts, ClassCache &Classes) {
-  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees, &Classes, &RegStarts);
+             ClassCache &Classes) {
+  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees, &Classes);
   FlowRuleContext C(Ctx, FF);
   for (const FlowRuleEntry &R : flowRules())
     if ((!R.NeedsCfg || FF.Analyzable) && hasNeeded(FF, R))
@@ -194,15 +194,13 @@ public:
     }
     if (Work.empty())
       return;
-    if (!Callees) {
+    if (!Callees)
       Callees = buildCalleeMap(Ctx.M);
-      RegStarts = regNameStarts(Ctx.M);
-    }
     unsigned Threads =
         unsigned(std::min<size_t>(Ctx.Options.threadCount(), Work.size()));
     if (Threads <= 1) {
       for (uint32_t K : Work)
-        analyse(Ctx, K, *Callees, RegStarts, Classes);
+        analyse(Ctx, K, *Callees, Classes);
       return;
     }
     // Functions are independent: each worker takes the next one and keeps
@@ -218,7 +216,7 @@ public:
       for (size_t X; (X = Next.fetch_add(1)) < Work.size();) {
         LintContext Local{Ctx.Buffer, Ctx.M,        Ctx.Symbols,
                           Ctx.Options, Ctx.Settings, Found[X]};
-        analyse(Local, Work[X], *Callees, RegStarts, Cache);
+        analyse(Local, Work[X], *Callees, Cache);
       }
     };
     std::vector<std::thread> Pool;
@@ -234,7 +232,6 @@ public:
 
 private:
   std::optional<CalleeMap> Callees; ///< built at the first function analysed
-  RegNameStarts RegStarts;          ///< with Callees
   ClassCache Classes; ///< of the module's heads, when one thread analyses
 };
 
