@@ -247,18 +247,7 @@ private:
 
 uint64_t NameTable::hash(std::string_view S) { return hashBytes(S); }
 
-int32_t NameTable::find(std::string_view Name) const {
-  if (packable(Name)) {
-    if (Packed.empty())
-      return -1;
-    uint64_t Key = pack(Name);
-    size_t Mask = Packed.size() - 1;
-    for (size_t P = packedHash(Key) & Mask;; P = (P + 1) & Mask) {
-      const PackedSlot &Sl = Packed[P];
-      if (Sl.Id < 0 || Sl.Key == Key)
-        return Sl.Id;
-    }
-  }
+int32_t NameTable::findLong(std::string_view Name) const {
   if (Slots.empty())
     return -1;
   size_t Mask = Slots.size() - 1;
@@ -448,9 +437,7 @@ int32_t FlowFunction::selfBase(int32_t Reg) const {
   return int32_t(Bases.size() - 1);
 }
 
-bool FlowFunction::isRegName(std::string_view Name) const {
-  if (!Name.empty() && Name[0] == '%')
-    return true;
+bool FlowFunction::isRegSymbol(std::string_view Name) const {
   // A label or a parameter: the symbol table's lookup finds a symbol by its
   // name or by the name's non-digit prefix, both starting with that byte.
   if (!Name.empty() && !ST.regNameStarts().test(uint8_t(Name[0])))
@@ -1074,9 +1061,16 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
     for (const Opnd &O : I.Ops)
       if (O.K == Opnd::Addr)
         markInSlice(O, Seeds); // every address base
-    for (int8_t K : {I.Op.SizeOp, I.Op.CtaMaskOp, I.Op.WaitNOp, I.Op.BytesOp})
+    // And the counts the rules read: four tests, not a loop over a list
+    // built per instruction (most are absent).
+    auto Count = [&](int8_t K) {
       if (const Opnd *O = I.op(K))
-        markInSlice(*O, Seeds); // and the counts the rules read
+        markInSlice(*O, Seeds);
+    };
+    Count(I.Op.SizeOp);
+    Count(I.Op.CtaMaskOp);
+    Count(I.Op.WaitNOp);
+    Count(I.Op.BytesOp);
   }
   if (!evaluate(std::move(Seeds))) {
     ValuesValid = false;
@@ -1098,7 +1092,9 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   }
 }
 
-void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work) const {
+// Inline (a hint GCC takes): asked for every address of a role instruction
+// and every operand of the slice's definitions.
+inline void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work) const {
   if (!((O.K == Opnd::Reg && !O.Negated) || (O.K == Opnd::Addr && O.BaseIsReg)))
     return;
   int32_t Id = regIdOf(O);
@@ -1112,19 +1108,14 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
   if (!I.Partial)
     return;
   // Not into OpPool: rules hold pointers into it while they ask for values.
-  // Into a chunk of LateOps that never grows past its capacity (so never
-  // moves), through a reused scratch vector: one allocation per 1024
-  // operands, not one per instruction.
-  LateScratch.clear();
-  decodeOperands(I, M.Statements[I.Stmt], LateScratch);
-  size_t N = LateScratch.size();
-  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < N)
-    LateOps.emplace_back().reserve(std::max<size_t>(1024, N));
-  std::vector<Opnd> &Chunk = LateOps.back();
-  size_t At = Chunk.size();
-  Chunk.insert(Chunk.end(), LateScratch.begin(), LateScratch.end());
-  I.OpOff = uint32_t(At);
-  I.Ops = {Chunk.data() + At, uint32_t(N)};
+  // Straight into a chunk of LateOps with room for as many operands as the
+  // text can hold, so that the chunk never grows past its capacity (never
+  // moves): one allocation per 1024 operands, no copy.
+  const Statement &S = M.Statements[I.Stmt];
+  size_t Most = maxOperandCount(M.Text, S);
+  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < Most)
+    LateOps.emplace_back().reserve(std::max<size_t>(1024, Most));
+  decodeOperands(I, S, LateOps.back());
   I.Partial = false;
 }
 

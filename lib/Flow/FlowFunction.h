@@ -273,8 +273,21 @@ struct AddrKey {
 /// define hundreds of thousands of them.
 class NameTable {
 public:
-  /// Id of Name, -1 if absent.
-  int32_t find(std::string_view Name) const;
+  /// Id of Name, -1 if absent. Inline for packable names: registers are
+  /// looked up once per operand the value slice reads.
+  int32_t find(std::string_view Name) const {
+    if (!packable(Name))
+      return findLong(Name);
+    if (Packed.empty())
+      return -1;
+    uint64_t Key = pack(Name);
+    size_t Mask = Packed.size() - 1;
+    for (size_t P = packedHash(Key) & Mask;; P = (P + 1) & Mask) {
+      const PackedSlot &Sl = Packed[P];
+      if (Sl.Id < 0 || Sl.Key == Key)
+        return Sl.Id;
+    }
+  }
   /// Inserts Name with Id unless present; returns the id stored and whether
   /// it was inserted.
   std::pair<int32_t, bool> insert(std::string_view Name, int32_t Id);
@@ -330,6 +343,7 @@ private:
     return size_t((Key * 0x9E3779B97F4A7C15ull) >> 32);
   }
   static uint64_t hash(std::string_view S);
+  int32_t findLong(std::string_view Name) const; ///< find() past 8 bytes
   void grow();
   void growPacked();
   struct PackedSlot {
@@ -547,9 +561,14 @@ private:
   ClassCache OwnClasses;
   AsyncOp Uncached; ///< classifyMemo()'s result for a head it cannot key on
   ClassCache *Classes = nullptr;
-  /// Whether a name not starting with '%' is a .reg symbol (a lookup in the
-  /// symbol table per operand otherwise): 1 yes, 0 no.
-  bool isRegName(std::string_view Name) const;
+  /// Whether a name is a .reg variable: every '%' name is (inline: asked
+  /// for every operand of a parsed instruction, mostly such names).
+  bool isRegName(std::string_view Name) const {
+    return (!Name.empty() && Name[0] == '%') || isRegSymbol(Name);
+  }
+  /// isRegName() for the others: a lookup in the symbol table, memoised in
+  /// RegNameMemo (1 yes, 0 no).
+  bool isRegSymbol(std::string_view Name) const;
   /// isRegName() for the operand decoder.
   RegNameTest regNameTest() const;
   mutable NameTable RegNameMemo;
@@ -564,7 +583,6 @@ private:
   std::vector<uint32_t> DefStart, DefOf; ///< defs of R: DefOf[DefStart[R]..DefStart[R+1])
   mutable std::vector<char> InSlice;     ///< per register: evaluated
   mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
-  mutable std::vector<Opnd> LateScratch;          ///< ensureDecoded()'s buffer
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again

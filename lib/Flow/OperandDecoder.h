@@ -38,6 +38,11 @@ struct RegNameTest {
 void decodeOperandText(std::string_view Text, const Statement &S,
                        RegNameTest IsReg, NamePool &Names, std::vector<Opnd> &Pool);
 
+/// At most how many operands decodeOperandText() appends to its pool for S
+/// at any time (operands are separated by at least one byte of the text
+/// after the head).
+size_t maxOperandCount(std::string_view Text, const Statement &S);
+
 /// Operand K of S alone, decoded as decodeOperandText() decodes it (the
 /// others are only split off, not decoded); false if S has fewer operands.
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,

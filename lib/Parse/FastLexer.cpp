@@ -247,6 +247,10 @@ size_t FastLexer::lexOne(size_t &Start) { return lexToken(Start); }
 
 void FastLexer::lexAll(std::vector<Token> &Out) {
   Out.clear();
+  lexRest(Out);
+}
+
+void FastLexer::lexRest(std::vector<Token> &Out) {
   for (;;) {
     size_t Start;
     size_t Type = lexToken(Start);
@@ -314,13 +318,7 @@ void FastLexer::lexWithHead(std::vector<Token> &Out, size_t HeadSize) {
       remember(Head, Hash, Out, 0);
     }
   }
-  for (;;) {
-    size_t Start;
-    size_t Type = lexToken(Start);
-    if (Type == antlr4::Token::EOF)
-      return;
-    Out.push_back({uint16_t(Type), uint32_t(Start), uint32_t(P - 1)});
-  }
+  lexRest(Out);
 }
 
 void FastLexer::lexHead(std::vector<Token> &Out, size_t HeadSize) {

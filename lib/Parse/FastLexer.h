@@ -64,6 +64,8 @@ private:
   size_t lexDotted();
   /// lexAll() from the head memo.
   void lexWithHead(std::vector<Token> &Out, size_t HeadSize);
+  /// Appends the tokens from P to the end of the text.
+  void lexRest(std::vector<Token> &Out);
   /// Lexes the head [0, HeadSize) into Out by token; empties Out (and
   /// resets P) unless it is all IDENT and MODIFIER tokens.
   void lexHead(std::vector<Token> &Out, size_t HeadSize);

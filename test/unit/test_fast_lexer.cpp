@@ -36,6 +36,20 @@ std::vector<std::tuple<size_t, size_t, size_t>> fastTokens(const std::string &S)
   return Out;
 }
 
+/// A file's text and the module the scanner finds in it (M.Text views Text).
+struct Scanned {
+  std::string Text;
+  Module M;
+  explicit Scanned(const std::filesystem::path &P) {
+    std::ifstream F(P, std::ios::binary);
+    std::stringstream SS;
+    SS << F.rdbuf();
+    Text = SS.str();
+    DiagnosticEngine D;
+    scanModule(Text, M, D);
+  }
+};
+
 bool isAscii(const std::string &S) {
   for (char C : S)
     if (static_cast<unsigned char>(C) >= 0x80)
@@ -69,13 +83,9 @@ TEST_CASE("FastLexer matches the ANTLR lexer on every parsed corpus statement") 
   for (auto &E : std::filesystem::recursive_directory_iterator(Root)) {
     if (E.path().extension() != ".ptx" || ++Files > 12)
       continue;
-    std::ifstream F(E.path(), std::ios::binary);
-    std::stringstream SS;
-    SS << F.rdbuf();
-    std::string Text = SS.str();
-    Module M;
-    DiagnosticEngine D;
-    scanModule(Text, M, D);
+    Scanned File(E.path());
+    const std::string &Text = File.Text;
+    const Module &M = File.M;
     for (const Statement &S : M.Statements) {
       if (!needsFullParse(S, M.Text))
         continue;
@@ -101,6 +111,19 @@ std::vector<std::tuple<size_t, size_t, size_t>> listed(const std::vector<FastLex
     Out.emplace_back(T.Type, T.Start, T.Stop);
   return Out;
 }
+
+/// Lexes St with Memo (its head HeadSize bytes) and without a memo: the
+/// same tokens.
+void requireSameTokens(FastLexer &Memo, const std::string &St, size_t HeadSize) {
+  std::vector<FastLexer::Token> A, B;
+  Memo.reset(St);
+  Memo.lexAll(A, HeadSize);
+  FastLexer Plain;
+  Plain.reset(St);
+  Plain.lexAll(B);
+  CAPTURE(St);
+  REQUIRE(listed(A) == listed(B));
+}
 } // namespace
 
 TEST_CASE("FastLexer: a statement's head from the memo gives the tokens of the whole statement") {
@@ -119,31 +142,17 @@ TEST_CASE("FastLexer: a statement's head from the memo gives the tokens of the w
     for (auto &E : std::filesystem::recursive_directory_iterator(Dir)) {
       if (E.path().extension() != ".ptx")
         continue;
-      std::ifstream F(E.path(), std::ios::binary);
-      std::stringstream SS;
-      SS << F.rdbuf();
-      std::string Text = SS.str();
-      Module M;
-      DiagnosticEngine D;
-      scanModule(Text, M, D);
-      for (const Statement &S : M.Statements)
+      Scanned File(E.path());
+      for (const Statement &S : File.M.Statements)
         if (S.HeadBegin == S.Range.Begin && S.HeadSize)
-          Cases.emplace_back(Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin),
+          Cases.emplace_back(File.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin),
                              S.HeadSize);
     }
-  FastLexer Memo, Plain;
-  std::vector<FastLexer::Token> A, B;
+  FastLexer Memo;
   size_t FromMemo = 0;
   for (int Round = 0; Round < 2; ++Round)
-    for (const auto &Case : Cases) {
-      const std::string &St = Case.first; // not a structured binding: CAPTURE
-      size_t HeadSize = Case.second;      // makes a lambda (clang 14)
-      Memo.reset(St);
-      Memo.lexAll(A, HeadSize);
-      Plain.reset(St);
-      Plain.lexAll(B);
-      CAPTURE(St);
-      REQUIRE(listed(A) == listed(B));
+    for (const auto &[St, HeadSize] : Cases) {
+      requireSameTokens(Memo, St, HeadSize);
       FromMemo += Round == 1 && HeadSize >= 12;
     }
   CHECK(Cases.size() > 1000);
@@ -158,24 +167,11 @@ TEST_CASE("FastLexer: a repeated statement's tokens from the memo are its own") 
       {"add.s32 %r1, %r2, 0f3F800000;", 7},
       {"st.shared.u8 [_ZZ10asyncDenseILi1ELi4EEv9TensorMapPcPfiE4Smem_c0f0+1024], %rs2;", 12},
   };
-  FastLexer Memo, Plain;
-  std::vector<FastLexer::Token> A, B;
+  FastLexer Memo;
   for (int Round = 0; Round < 3; ++Round)
-    for (const auto &Case : Cases) {
-      const std::string &St = Case.first; // not a structured binding: CAPTURE
-      size_t HeadSize = Case.second;      // makes a lambda (clang 14)
-      Memo.reset(St);
-      Memo.lexAll(A, HeadSize);
-      Plain.reset(St);
-      Plain.lexAll(B);
-      CAPTURE(St);
-      REQUIRE(listed(A) == listed(B));
+    for (const auto &[St, HeadSize] : Cases) {
+      requireSameTokens(Memo, St, HeadSize);
       // Another statement after a remembered one starts afresh.
-      std::string Longer = St + " ";
-      Memo.reset(Longer);
-      Memo.lexAll(A, HeadSize);
-      Plain.reset(Longer);
-      Plain.lexAll(B);
-      REQUIRE(listed(A) == listed(B));
+      requireSameTokens(Memo, St + " ", HeadSize);
     }
 }
