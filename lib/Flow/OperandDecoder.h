@@ -58,19 +58,23 @@ void scanDest(std::string_view Text, const Statement &S,
 /// The destination as nvcc writes it: a register of at most 8 bytes right
 /// before a comma ("%r12,"). Returns false for anything else; scanDest()
 /// then reads it the general way. Every instruction's destination is read,
-/// so this is the common case and reads no byte twice.
+/// so this is the common case and reads no byte twice. A statement that
+/// ends with its ';' (all but those missing it) needs no bound in the loops:
+/// the ';' is neither a space nor a name's byte.
 inline bool scanShortDest(std::string_view Text, const Statement &S,
                    std::string_view &Name) {
   const char *P = Text.data() + S.HeadBegin + S.HeadSize;
   const char *E = Text.data() + S.Range.End;
-  while (P < E && isSpace(*P))
+  if (P >= E || E[-1] != ';')
+    return false;
+  while (isSpace(*P))
     ++P;
-  if (P == E || *P != '%')
+  if (*P != '%')
     return false;
   const char *B = P++;
-  while (P < E && isIdentChar(*P))
+  while (isIdentChar(*P))
     ++P;
-  if (P - B > 8 || P == E || *P != ',')
+  if (P - B > 8 || *P != ',')
     return false; // long, or "p|q", spaces, an expression, a comment
   Name = std::string_view(B, size_t(P - B));
   return true;
