@@ -71,7 +71,9 @@ template <unsigned Max> struct LitSet {
   void setNone() { N = NoneN; }
   void setTrue() { N = 0; }
   bool has(Lit X) const {
-    for (unsigned K = 0; holds() && K < N; ++K)
+    if (none())
+      return false;
+    for (unsigned K = 0, End = N; K < End; ++K)
       if (L[K] == X)
         return true;
     return false;
