@@ -28,6 +28,21 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
       uint32_t J = Ss[X], First = Ss[1 - X];
       if (First == P)
         continue;
+      // A block that J branches to is entered from outside the region (J
+      // is never in it; J == P: only First, by P's own edge): the check
+      // below would refuse the region, so the search stops at that block.
+      // Most searches from a join block stop at once (J, the other arm,
+      // branches to it).
+      auto EnteredFromJ = [&, &JSuccs = FF.Blocks[J].Succs](uint32_t N) {
+        if (J == P)
+          return false;
+        for (uint32_t S : JSuccs)
+          if (S == N)
+            return true;
+        return false;
+      };
+      if (EnteredFromJ(First))
+        continue;
       ++Search;
       size_t Size = 1;
       Region[0] = First;
@@ -39,7 +54,7 @@ SkipRegionMap::SkipRegionMap(const FlowFunction &FF) {
         for (uint32_t N : Rs) {
           if (N == J || Stamp[N] == Search)
             continue;
-          if (N == P || Size == 16) {
+          if (N == P || Size == 16 || EnteredFromJ(N)) {
             Ok = false;
             break;
           }
