@@ -2,6 +2,7 @@
 // did, a file truncated under the mapping must not end the process, and the
 // driver must learn that it changed.
 #include "Driver/Inputs.h"
+#include "ptxlint/Linter.h"
 #include "ptxlint/SourceBuffer.h"
 
 #include <doctest/doctest.h>
@@ -104,3 +105,75 @@ TEST_CASE("mapped input: a file written in place is marked changed") {
   CHECK(In.view().substr(0, 2) == "//"); // a mapping shows the file as it is
   std::remove(Path.c_str());
 }
+
+#if defined(__linux__)
+namespace {
+/// Resident bytes of the mapping that starts at Begin, from /proc/self/smaps;
+/// -1 when it cannot be read.
+long residentBytes(const void *Begin) {
+  FILE *F = std::fopen("/proc/self/smaps", "r");
+  if (!F)
+    return -1;
+  char Line[512];
+  bool In = false;
+  long Kb = -1;
+  unsigned long B = 0, E = 0;
+  while (std::fgets(Line, sizeof Line, F)) {
+    // A mapping's header ("7f10a000-7f10b000 r--p ..."); its fields follow
+    // ("Rss:  2372 kB"), none of which reads as two hex numbers and a '-'.
+    if (std::sscanf(Line, "%lx-%lx ", &B, &E) == 2) {
+      In = B == reinterpret_cast<unsigned long>(Begin);
+      continue;
+    }
+    if (In && std::sscanf(Line, "Rss: %ld kB", &Kb) == 1)
+      break;
+  }
+  std::fclose(F);
+  return Kb < 0 ? -1 : Kb * 1024;
+}
+
+/// N kernels that each declare registers and issue, commit and wait a bulk
+/// store: every function is one the flow pass analyses.
+std::string asyncModule(unsigned N) {
+  std::string T = ".version 8.0\n.target sm_90\n.address_size 64\n";
+  for (unsigned K = 0; K < N; ++K) {
+    std::string S = std::to_string(K);
+    T += ".visible .entry k" + S + "(.param .u64 k" + S + "_p)\n{\n"
+         "\t.reg .b32 \t%r<8>;\n\t.reg .b64 \t%rd<4>;\n"
+         "\t.shared .align 16 .b8 smem" + S + "[1024];\n"
+         "\tld.param.u64 \t%rd1, [k" + S + "_p];\n"
+         "\tmov.u32 \t%r1, smem" + S + ";\n"
+         "\tfence.proxy.async.shared::cta;\n"
+         "\tcp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 1024;\n"
+         "\tcp.async.bulk.commit_group;\n"
+         "\tcp.async.bulk.wait_group.read 0;\n\tret;\n}\n";
+  }
+  return T;
+}
+} // namespace
+
+TEST_CASE("mapped input: the lint leaves the text it has passed out of memory") {
+  // Every pass reads the text front to back and drops it behind itself; a
+  // pass that reads old text again, even a byte per function (a name), maps
+  // it back whole (the kernel faults in 64 KB around each touch): the peak
+  // memory of a large module then grows by its size. 16 MB of functions the
+  // flow pass analyses: less than half may be resident after the lint (the
+  // passes leave 2.5-3 MB, whatever the size).
+  std::string Text = asyncModule(45000);
+  std::string Path = tempFile(Text);
+  InputText In;
+  std::string Error;
+  REQUIRE(readInput(Path, In, Error, true));
+  REQUIRE(In.Mapping.get() != nullptr);
+  REQUIRE(residentBytes(In.Data.get()) >= 0);
+  SourceBuffer B("m.ptx", In.view(), In.Data, true);
+  LintResult R = lint(B);
+  CHECK(R.Diagnostics.empty());
+  long After = residentBytes(In.Data.get());
+  CAPTURE(After);
+  CAPTURE(Text.size());
+  CHECK(After >= 0);
+  CHECK(size_t(After) < Text.size() / 2);
+  std::remove(Path.c_str());
+}
+#endif // __linux__: the resident size of one mapping is read from procfs
