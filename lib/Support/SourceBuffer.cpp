@@ -50,10 +50,15 @@ void SourceBuffer::countLines() const {
   BlockNewlines.reserve(Blocks + 1);
   BlockNewlines.push_back(0);
   uint32_t Count = 0;
+  // A front-to-back pass like the lint's: mapped text leaves memory behind
+  // it, so that one diagnostic does not bring a large module back whole
+  // (only the blocks around the lines printed come back).
+  startPass();
   for (size_t K = 0; K < Blocks; ++K) {
     size_t B = K * LineBlock;
     Count += countNewlines(T.data() + B, std::min<size_t>(LineBlock, T.size() - B));
     BlockNewlines.push_back(Count);
+    dropBefore(uint32_t(std::min<size_t>(B + LineBlock, T.size())));
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -158,7 +159,8 @@ TEST_CASE("mapped input: the lint leaves the text it has passed out of memory") 
   // it back whole (the kernel faults in 64 KB around each touch): the peak
   // memory of a large module then grows by its size. 16 MB of functions the
   // flow pass analyses: less than half may be resident after the lint (the
-  // passes leave 2.5-3 MB, whatever the size).
+  // passes leave 2.5-3 MB, whatever the size), and after a line number
+  // near its end is asked for.
   std::string Text = asyncModule(45000);
   std::string Path = tempFile(Text);
   InputText In;
@@ -174,6 +176,14 @@ TEST_CASE("mapped input: the lint leaves the text it has passed out of memory") 
   CAPTURE(Text.size());
   CHECK(After >= 0);
   CHECK(size_t(After) < Text.size() / 2);
+  // Printing a diagnostic near the end counts the lines before it: that
+  // pass drops the text behind it too.
+  SourceBuffer::LineCol Last = B.lineCol(uint32_t(Text.size() - 2));
+  CHECK(Last.Line == uint32_t(std::count(Text.begin(), Text.end(), '\n')));
+  long Printed = residentBytes(In.Data.get());
+  CAPTURE(Printed);
+  CHECK(Printed >= 0);
+  CHECK(size_t(Printed) < Text.size() / 2);
   std::remove(Path.c_str());
 }
 #endif // __linux__: the resident size of one mapping is read from procfs
