@@ -2,6 +2,7 @@
 
 #include "Parse/FastLexer.h"
 #include "Support/CharClass.h"
+#include "Support/TextHash.h"
 
 #include "PtxStatementLexer.h"
 
@@ -299,7 +300,7 @@ FastLexer::TokenView FastLexer::lexStatement(std::vector<Token> &Scratch, size_t
   // text (async-dense code: 89 %), not at CUTLASS 77's 64 % or FA3's 29 %.
   bool Whole = T.size() <= MaxMemoText &&
                (WholeLookups < 1024 || 4 * WholeHits >= 3 * WholeLookups);
-  size_t Hash = Whole ? std::hash<std::string_view>()(T) : 0;
+  size_t Hash = Whole ? hashText(T) : 0;
   if (Whole) {
     ++WholeLookups;
     Entry = find(T, Hash);
@@ -327,7 +328,7 @@ void FastLexer::lexWithHead(std::vector<Token> &Out, size_t HeadSize) {
   // Short heads ("add.s32", ".reg") lex faster than they hash.
   if (HeadSize >= 12 && HeadSize <= T.size()) {
     std::string_view Head = T.substr(0, HeadSize);
-    size_t Hash = std::hash<std::string_view>()(Head);
+    size_t Hash = hashText(Head);
     if (recall(Head, Hash, Out)) {
       P = HeadSize;
     } else {
