@@ -211,8 +211,9 @@ enum class StatementKind : uint8_t {
 /// One statement as the scanner found it. Parsed statements point at their
 /// node through ParsedIndex (into Module::Instructions for instructions).
 /// A module has one per ~35 bytes of text, and every pass reads them all:
-/// 24 bytes, with the head as offsets into the module text (its size shares
-/// a word with the kind: the scanner caps it at MaxHeadSize).
+/// 20 bytes, with the head as offsets into the module text (its size shares
+/// a word with the kind: the scanner caps it at MaxHeadSize). The function a
+/// statement is in comes from the functions' ranges (FunctionCursor).
 struct Statement {
   static constexpr uint32_t MaxHeadSize = (1u << 24) - 1;
   StatementKind Kind;
@@ -220,14 +221,13 @@ struct Statement {
   SourceRange Range;
   uint32_t HeadBegin = 0; ///< the first word: see head()
   int32_t ParsedIndex = -1;
-  int32_t Function = -1; ///< index into Module::Functions, -1 at module scope
   /// The first word, e.g. "cp.async.bulk.tensor.2d...", in Text: the text
   /// the statement was scanned from (Module::Text).
   std::string_view head(std::string_view Text) const {
     return std::string_view(Text.data() + HeadBegin, HeadSize);
   }
 };
-static_assert(sizeof(Statement) == 24, "kind and head size share a word");
+static_assert(sizeof(Statement) == 20, "kind and head size share a word");
 
 enum class StateSpace : uint8_t { None, Reg, Shared, Global, Const, Local, Param, Tex, Generic };
 
@@ -284,6 +284,34 @@ struct Module {
   std::deque<std::string> FunctionNames;
   std::vector<Symbol> Symbols;
   ModuleDirectives Directives;
+};
+
+/// The function whose body, between its braces, holds a statement (its index
+/// into Module::Functions; -1 outside every body: headers, module scope), for
+/// a pass that asks in statement order: a cursor over the functions, which
+/// are in text order. (Asked out of order, it starts over.) A header inside
+/// another function's body (malformed) has an empty range, and its braces'
+/// statements belong to the function around it, as here: the cursor stays at
+/// the first function not yet ended.
+class FunctionCursor {
+public:
+  /// First: where to start, a function that ends after the first statement
+  /// asked (a batch's first function, StatementBatch::FirstFunction).
+  explicit FunctionCursor(const Module &M, uint32_t First = 0)
+      : Fns(M.Functions), F(First), Start(First) {}
+  int32_t at(uint32_t K) {
+    if (K < Last)
+      F = Start;
+    Last = K;
+    const size_t N = Fns.size();
+    while (F < N && Fns[F].EndStatement <= K)
+      ++F;
+    return F < N && Fns[F].FirstStatement <= K ? int32_t(F) : -1;
+  }
+
+private:
+  const std::vector<Function> &Fns;
+  uint32_t F, Start, Last = 0;
 };
 
 } // namespace ptxlint

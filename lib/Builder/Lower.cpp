@@ -71,14 +71,16 @@ LowerResult lowerModule(const SourceBuffer &Buffer, const LowerOptions &Opts) {
   std::vector<Edit> Edits;
   std::string_view Text = Buffer.text();
 
-  for (const Statement &S : M.Statements) {
+  FunctionCursor Functions(M);
+  for (uint32_t K = 0; K < M.Statements.size(); ++K) {
+    const Statement &S = M.Statements[K];
     if (S.Kind != StatementKind::Instruction || S.ParsedIndex < 0)
       continue;
     const Instruction &I = M.Instructions[size_t(S.ParsedIndex)];
     if (I.Opcode != "cp")
       continue;
     std::string Err;
-    std::optional<Inst> D = decode(I, &Err, &Symbols, S.Function);
+    std::optional<Inst> D = decode(I, &Err, &Symbols, Functions.at(K));
     if (!D) {
       DiagBuilder(Diags, rules::LowerNotDecoded, I.Range,
                   "not lowered: " + Err)

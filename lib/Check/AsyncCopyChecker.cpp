@@ -153,12 +153,13 @@ public:
   const char *name() const override { return "async-copy-checker"; }
 
   void runBatch(LintContext &Ctx, const StatementBatch &B) override {
+    FunctionCursor Functions(Ctx.M, B.FirstFunction);
     for (uint32_t K = B.Begin; K < B.End; ++K) {
       const Statement &S = Ctx.M.Statements[K];
       if (S.Kind != StatementKind::Instruction || S.ParsedIndex < 0)
         continue;
       const Instruction &I = Ctx.M.Instructions[size_t(S.ParsedIndex)];
-      checkInstruction(Ctx, I, S.Function, S.head(Ctx.M.Text));
+      checkInstruction(Ctx, I, Functions.at(K), S.head(Ctx.M.Text));
     }
   }
 

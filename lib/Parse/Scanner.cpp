@@ -427,7 +427,6 @@ void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
   S.HeadBegin = HeadB;
   // A head of 16 MB is no instruction's: its first 16 MB tell as much.
   S.HeadSize = std::min(HeadE - HeadB, Statement::MaxHeadSize);
-  S.Function = CurrentFunction;
   M.Statements.push_back(S);
 }
 

@@ -186,6 +186,7 @@ struct StatementParser::Impl {
   ErrorCollector Errors;
   uint32_t Base = 0;   ///< byte offset of the statement in the buffer
   std::string Scratch; ///< the statement text handed to ANTLR (a miss)
+  FunctionCursor Functions{M}; ///< a declaration's function
   std::vector<Tok> Lexed; ///< the tokens, where not the lexer memo's
   FastLexer::TokenView Toks; ///< the statement's tokens
   /// The lexer's memo entry of the statement text (FastLexer::NoEntry: none).
@@ -1283,9 +1284,10 @@ bool StatementParser::Impl::declareDirect(Statement &S) {
   if (!At(P, L::SEMI) || P + 1 != Toks.size())
     return false;
   // Then declare, as declareFrom() does from the CST.
+  int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
   for (P = FirstDeclarator; Toks[P].Type != L::SEMI; ++P) { // P at a name
     Symbol Sym;
-    Sym.Function = S.Function;
+    Sym.Function = Function;
     for (size_t K = 0; K < FirstDeclarator; ++K)
       if (Toks[K].Type == L::MODIFIER)
         applySpecifier(Sym, tokenText(uint32_t(K)),
@@ -1313,9 +1315,10 @@ bool StatementParser::Impl::declareDirect(Statement &S) {
 
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
   uint32_t Root = Tree->Root;
+  int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
   forChildren(Root, [&](uint32_t Dc) {
     if (node(Dc).Kind == CstKind::Declarator)
-      M.Symbols.push_back(declareFrom(Root, Dc, S.Function));
+      M.Symbols.push_back(declareFrom(Root, Dc, Function));
   });
   S.ParsedIndex = 0;
   return true;

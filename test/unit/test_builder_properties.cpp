@@ -112,14 +112,16 @@ TEST_CASE("builder properties: print -> parseModule -> decode round trip, lint c
     CHECK(Diags.diagnostics().empty());
     SymbolTable Symbols(M);
     size_t K = 0;
-    for (const Statement &S : M.Statements) {
+    FunctionCursor Functions(M);
+    for (uint32_t SK = 0; SK < M.Statements.size(); ++SK) {
+      const Statement &S = M.Statements[SK];
       if (S.Kind != StatementKind::Instruction || S.head(M.Text) == "ret")
         continue;
       REQUIRE(K < Forms.size());
       REQUIRE_MESSAGE(S.ParsedIndex >= 0, print(Forms[K]));
       std::string Err;
       auto D = decode(M.Instructions[size_t(S.ParsedIndex)], &Err, &Symbols,
-                      S.Function);
+                      Functions.at(SK));
       REQUIRE_MESSAGE(D, print(Forms[K]) << ": " << Err);
       CHECK_MESSAGE(*D == Forms[K], print(Forms[K]) << " read back as " << print(*D));
       ++K;

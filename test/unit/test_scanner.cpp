@@ -32,8 +32,12 @@ TEST_CASE("directives, functions, labels and instructions") {
   CHECK(S.Diags.diagnostics().empty());
   REQUIRE(S.M.Functions.size() == 1);
   CHECK(S.M.Statements[7].head(S.M.Text) == "bra");
-  CHECK(S.M.Statements[7].Function == 0);
-  CHECK(S.M.Statements[0].Function == -1);
+  FunctionCursor Functions(S.M);
+  CHECK(Functions.at(0) == -1);
+  CHECK(Functions.at(3) == -1); // the header
+  CHECK(Functions.at(5) == 0);  // the first statement inside the braces
+  CHECK(Functions.at(9) == 0);  // the closing brace
+  CHECK(Functions.at(7) == 0);  // asked out of order
 }
 
 TEST_CASE("qualifiers with '::' are not labels") {
