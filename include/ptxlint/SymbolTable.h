@@ -45,9 +45,9 @@ private:
     uint32_t Offset = 0; ///< first slot
     uint32_t Mask = 0;   ///< slots - 1; no slots when Size is 0
     uint32_t Size = 0;
-    /// One bit (of the hash's top six) per name ending in a digit: most
-    /// scopes have few (parameters "..._param_0"), and the names looked up
-    /// most, registers of %r<N>, end in digits and are not declared so.
+    /// A bit per name ending in a digit (see digitNameBit): the names
+    /// looked up most, registers of %r<N>, end in digits and are not
+    /// declared so, and a lookup skips a scope without their bit.
     uint64_t DigitNames = 0;
   };
   std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)

@@ -2,6 +2,8 @@
 
 #include "ptxlint/SymbolTable.h"
 
+#include <algorithm>
+
 namespace ptxlint {
 
 uint32_t SymbolTable::hash(std::string_view Name) {
@@ -14,8 +16,14 @@ uint32_t SymbolTable::hash(std::string_view Name) {
 namespace {
 bool isDigit(char C) { return C >= '0' && C <= '9'; }
 
-/// The bit of a name ending in a digit in its scope's DigitNames.
-uint64_t digitNameBit(uint32_t Hash) { return uint64_t(1) << (Hash >> 26); }
+/// The bit of a name ending in a digit in its scope's DigitNames: by its
+/// first byte and size, which set registers ("%r17") apart from the
+/// mangled names ending in digits (shared variables "..._c0f0", parameters
+/// "..._param_0") that a module declares by the thousand.
+uint64_t digitNameBit(std::string_view Name) {
+  uint32_t Key = uint32_t(uint8_t(Name[0])) << 8 | uint32_t(std::min<size_t>(Name.size(), 255));
+  return uint64_t(1) << ((Key * 0x9E3779B1u) >> 26);
+}
 
 /// Names of equal size: the last byte first (names of one scope share
 /// prefixes, "%r", "_ZZ...", and differ at their ends), short ones in line
@@ -69,7 +77,7 @@ SymbolTable::SymbolTable(const Module &M,
       continue;
     uint32_t H = hash(S.Name);
     if (!S.Name.empty() && isDigit(S.Name.back()))
-      Sc->DigitNames |= digitNameBit(H);
+      Sc->DigitNames |= digitNameBit(S.Name);
     for (uint32_t P = H & Sc->Mask;; P = (P + 1) & Sc->Mask) {
       uint32_t &Slot = Slots[Sc->Offset + P];
       if (!Slot) {
@@ -91,7 +99,7 @@ SymbolTable::find(std::string_view Name, uint32_t Hash, int32_t Function,
   if (X >= Scopes.size() || !Scopes[X].Size)
     return nullptr;
   const Scope &Sc = Scopes[X];
-  if (DigitEnded && !(Sc.DigitNames & digitNameBit(Hash)))
+  if (DigitEnded && !(Sc.DigitNames & digitNameBit(Name)))
     return nullptr;
   for (uint32_t P = Hash & Sc.Mask;; P = (P + 1) & Sc.Mask) {
     uint32_t Slot = Slots[Sc.Offset + P];

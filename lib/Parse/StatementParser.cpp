@@ -190,6 +190,8 @@ struct StatementParser::Impl {
   FastLexer::TokenView Toks; ///< the statement's tokens
   /// The lexer's memo entry of the statement text (FastLexer::NoEntry: none).
   uint32_t Entry = FastLexer::NoEntry;
+  /// Instruction::TextId of the statement: its text's memo entry + 1.
+  uint32_t textId() const { return Entry == FastLexer::NoEntry ? 0 : Entry + 1; }
   std::string Key;     ///< entry rule + token types: the shape cache key
   /// The shape cache is a pure memo of a deterministic function (token types
   /// to tree), kept per thread so that repeated lint calls, e.g. a JIT
@@ -409,12 +411,35 @@ struct StatementParser::Impl {
   std::vector<uint32_t> ListSizes;
   const uint32_t *NextList = nullptr;
   uint32_t nextListSize() { return *NextList++; }
-  /// recogniseDirect()'s verdicts by lexer memo entry (the tokens, and so
-  /// the verdict, are the same for every statement of one entry): the
-  /// first of the entry's list sizes in KnownSizes, Declined, or Unknown.
+  /// What is known of the statements of one lexer memo entry (one text,
+  /// so the same tokens, the same verdict of recogniseDirect() and the same
+  /// instruction but for where it is).
+  struct EntryState {
+    /// recogniseDirect()'s verdict: the first of the entry's list sizes in
+    /// KnownSizes, Declined, or Unknown.
+    uint32_t Sizes;
+    uint32_t Built;   ///< instructions built directly from its tokens
+    int32_t Template; ///< index into Templates, -1 if none
+  };
   static constexpr uint32_t Unknown = ~0u, Declined = ~0u - 1;
-  std::vector<uint32_t> KnownDirect;
+  std::vector<EntryState> Entries;
   std::vector<uint32_t> KnownSizes;
+  /// Instructions built from the tokens of an entry's second statement,
+  /// for its later ones (async-dense code repeats its wrappers' statements,
+  /// registers and all: a copy costs half of a build). Their lists live in
+  /// TemplateNodes, their views point at their own statement, at
+  /// TemplateAt.
+  std::vector<Instruction> Templates;
+  std::vector<uint32_t> TemplateAt;
+  NodeArena TemplateNodes;
+  /// Diagnostics reported by the direct builder so far (an instruction
+  /// that reported any is not copied: its copies would report nothing).
+  size_t DirectReports = 0;
+  /// Builds statement S straight from its tokens, or copies its entry's
+  /// template.
+  bool buildOrCopy(Statement &S);
+  void keepTemplate(EntryState &E, const Instruction &I);
+  bool copyTemplate(Statement &S, const EntryState &E);
 };
 
 // --- what an operand means (both builders) -------------------------------------
@@ -431,6 +456,7 @@ void StatementParser::Impl::judgeInteger(Operand &O) {
   O.HasValue = !Overflow;
   O.Overflow = Overflow;
   O.Value = int64_t(V);
+  DirectReports += Overflow || Wrapped;
   if (Overflow)
     DiagBuilder(Diags, rules::OperandValue, O.Range,
                 inQuotes(O.Text) + " overflows: ptxas 13.0 rejects it "
@@ -583,6 +609,7 @@ bool StatementParser::Impl::onlyIntegers(uint32_t First, uint32_t Last) const {
 /// Reports an address ptxas does not parse, once per statement as for any
 /// syntax error.
 void StatementParser::Impl::badAddress(SourceRange Expr, std::string Msg) {
+  ++DirectReports;
   if (!AddressError)
     DiagBuilder(Diags, rules::SyntaxError, Expr, std::move(Msg));
   AddressError = true;
@@ -629,6 +656,7 @@ Instruction &StatementParser::Impl::startInstruction(Statement &S) {
   S.ParsedIndex = int32_t(M.Instructions.size());
   Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
+  I.TextId = textId();
   AddressError = false;
   return I;
 }
@@ -945,9 +973,9 @@ private:
 
 bool StatementParser::Impl::recogniseDirect() {
   if (Entry != FastLexer::NoEntry) { // async-dense code: 89 % of statements
-    if (Entry >= KnownDirect.size())
-      KnownDirect.resize(Entry + 1, Unknown);
-    uint32_t &Known = KnownDirect[Entry];
+    if (Entry >= Entries.size())
+      Entries.resize(Entry + 1, {Unknown, 0, -1});
+    uint32_t &Known = Entries[Entry].Sizes;
     if (Known == Unknown) {
       ListSizes.clear();
       Known = SubsetRecogniser(Toks, ListSizes).instruction() ? uint32_t(KnownSizes.size())
@@ -1107,6 +1135,91 @@ bool StatementParser::Impl::buildDirect(Statement &S) {
       directOperand(++P, I.Operands.emplace_back(M.Nodes));
   }
   return finishInstruction(S);
+}
+
+// --- copies of an instruction of the same text -------------------------------------
+
+namespace {
+std::string_view moved(std::string_view V, ptrdiff_t D) {
+  return V.data() ? std::string_view(V.data() + D, V.size()) : V;
+}
+SourceRange moved(SourceRange R, ptrdiff_t D) {
+  return {uint32_t(int64_t(R.Begin) + D), uint32_t(int64_t(R.End) + D)};
+}
+
+// Every field of these is moved below: a new one must be too.
+static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 184,
+              "a new field of Operand, Modifier or Instruction: move it below");
+static_assert(std::is_trivially_copyable<Operand>::value &&
+                  std::is_trivially_copyable<Modifier>::value,
+              "copied bytewise");
+
+/// O, a bytewise copy of an operand D bytes away, made its own: its views
+/// and ranges moved by D, its nested lists copied into A.
+void moveOperand(Operand &O, ptrdiff_t D, NodeArena &A) {
+  O.Range = moved(O.Range, D);
+  O.Text = moved(O.Text, D);
+  O.Name = moved(O.Name, D);
+  O.Component = moved(O.Component, D);
+  if (O.HasOffset)
+    O.OffsetRange = moved(O.OffsetRange, D);
+  if (!O.Elements.empty()) {
+    O.Elements = O.Elements.copyIn(A);
+    for (Operand &E : O.Elements)
+      moveOperand(E, D, A);
+  }
+}
+
+/// Into, a copy of From moved by D bytes, its lists in A.
+void moveInstruction(Instruction &Into, const Instruction &From, ptrdiff_t D, NodeArena &A) {
+  Into.Range = moved(From.Range, D);
+  Into.WordsContiguous = From.WordsContiguous;
+  Into.TextId = From.TextId;
+  Into.Guard = From.Guard;
+  if (Into.Guard)
+    moveOperand(*Into.Guard, D, A);
+  Into.Opcode = moved(From.Opcode, D);
+  Into.OpcodeRange = moved(From.OpcodeRange, D);
+  Into.Modifiers = From.Modifiers.copyIn(A);
+  for (Modifier &X : Into.Modifiers) {
+    X.Text = moved(X.Text, D);
+    X.Range = moved(X.Range, D);
+  }
+  Into.Operands = From.Operands.copyIn(A);
+  for (Operand &O : Into.Operands)
+    moveOperand(O, D, A);
+}
+} // namespace
+
+bool StatementParser::Impl::buildOrCopy(Statement &S) {
+  if (Entry == FastLexer::NoEntry)
+    return buildDirect(S);
+  EntryState &E = Entries[Entry];
+  if (E.Template >= 0)
+    return copyTemplate(S, E);
+  size_t Reports = DirectReports;
+  if (!buildDirect(S))
+    return false;
+  // The second statement of a text: it repeats (a text seen once keeps no
+  // copy), and what it reported is nothing.
+  if (++E.Built == 2 && DirectReports == Reports)
+    keepTemplate(E, M.Instructions.back());
+  return true;
+}
+
+void StatementParser::Impl::keepTemplate(EntryState &E, const Instruction &I) {
+  E.Template = int32_t(Templates.size());
+  moveInstruction(Templates.emplace_back(), I, 0, TemplateNodes);
+  TemplateAt.push_back(I.Range.Begin);
+}
+
+bool StatementParser::Impl::copyTemplate(Statement &S, const EntryState &E) {
+  S.ParsedIndex = int32_t(M.Instructions.size());
+  Instruction &I = M.Instructions.emplace_back();
+  moveInstruction(I, Templates[size_t(E.Template)],
+                  ptrdiff_t(int64_t(S.Range.Begin) - int64_t(TemplateAt[size_t(E.Template)])),
+                  M.Nodes);
+  return true;
 }
 
 bool StatementParser::Impl::parseDirective(Statement &S) {
@@ -1395,7 +1508,7 @@ bool StatementParser::parse(uint32_t Index) {
     I->lex(Text, S.Range.Begin, S.HeadBegin == S.Range.Begin ? S.HeadSize : 0);
     if (R == EntryRule::Instruction && I->Direct && I->recogniseDirect()) {
       ++I->DirectlyBuilt;
-      return I->buildDirect(S);
+      return I->buildOrCopy(S);
     }
     if (R == EntryRule::Declaration && I->Direct && I->declareDirect(S))
       return true;
