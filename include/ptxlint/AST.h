@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <deque>
 #include <memory>
 #include <new>
@@ -103,13 +102,14 @@ public:
       regrow(A, Cap ? 2 * size_t(Cap) : 4);
     return *new (Data + Size++) T();
   }
-  /// A list of the same elements in A (copied bytewise: nested lists are
-  /// still shared until the caller copies them too).
-  NodeList copyIn(NodeArena &A) const {
+  /// A copy of this list in A, each element passed to Adjust once copied
+  /// (nested lists are shared until Adjust copies them too).
+  template <typename Fn> NodeList copyIn(NodeArena &A, Fn Adjust) const {
     NodeList L;
     if (Size) {
       L.Data = static_cast<T *>(A.allocate(Size * sizeof(T)));
-      std::memcpy(static_cast<void *>(L.Data), Data, Size * sizeof(T));
+      for (uint32_t K = 0; K < Size; ++K)
+        Adjust(*new (L.Data + K) T(Data[K]));
       L.Size = L.Cap = Size;
     }
     return L;

@@ -24,7 +24,7 @@ InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
                                    CheckBuffers &Buffers,
                                    const std::vector<const spec::GroupSpec *> *Groups)
     : Ctx(Ctx), I(I), Spec(Spec), Function(Function), Quals(Buffers.Quals),
-      Spaces(Buffers.Spaces), Targets(Buffers.Targets) {
+      Spaces(Buffers.Spaces), Prefixes(Buffers.Prefixes), Targets(Buffers.Targets) {
   NameRange = I.OpcodeRange;
   if (NameWords)
     NameRange.End = I.Modifiers[NameWords - 1].Range.End;
@@ -76,7 +76,7 @@ const Symbol *InstructionCheck::symbol(std::string_view Name) const {
   for (unsigned K = 0; K < N; ++K)
     if (Looked[K].Name == Name.data() && Looked[K].Size == Name.size())
       return Looked[K].Sym;
-  const Symbol *S = Ctx.Symbols.lookup(Name, Function);
+  const Symbol *S = Ctx.Symbols.lookup(Name, Function, Prefixes);
   Looked[LookedCount++ % std::size(Looked)] = {Name.data(), Name.size(), S};
   return S;
 }

@@ -1150,11 +1150,8 @@ SourceRange moved(SourceRange R, ptrdiff_t D) {
 // Every field of these is moved below: a new one must be too.
 static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 184,
               "a new field of Operand, Modifier or Instruction: move it below");
-static_assert(std::is_trivially_copyable<Operand>::value &&
-                  std::is_trivially_copyable<Modifier>::value,
-              "copied bytewise");
 
-/// O, a bytewise copy of an operand D bytes away, made its own: its views
+/// O, a copy of an operand D bytes away, made its own: its views
 /// and ranges moved by D, its nested lists copied into A.
 void moveOperand(Operand &O, ptrdiff_t D, NodeArena &A) {
   O.Range = moved(O.Range, D);
@@ -1163,11 +1160,8 @@ void moveOperand(Operand &O, ptrdiff_t D, NodeArena &A) {
   O.Component = moved(O.Component, D);
   if (O.HasOffset)
     O.OffsetRange = moved(O.OffsetRange, D);
-  if (!O.Elements.empty()) {
-    O.Elements = O.Elements.copyIn(A);
-    for (Operand &E : O.Elements)
-      moveOperand(E, D, A);
-  }
+  if (!O.Elements.empty())
+    O.Elements = O.Elements.copyIn(A, [&](Operand &E) { moveOperand(E, D, A); });
 }
 
 /// Into, a copy of From moved by D bytes, its lists in A.
@@ -1180,14 +1174,11 @@ void moveInstruction(Instruction &Into, const Instruction &From, ptrdiff_t D, No
     moveOperand(*Into.Guard, D, A);
   Into.Opcode = moved(From.Opcode, D);
   Into.OpcodeRange = moved(From.OpcodeRange, D);
-  Into.Modifiers = From.Modifiers.copyIn(A);
-  for (Modifier &X : Into.Modifiers) {
+  Into.Modifiers = From.Modifiers.copyIn(A, [&](Modifier &X) {
     X.Text = moved(X.Text, D);
     X.Range = moved(X.Range, D);
-  }
-  Into.Operands = From.Operands.copyIn(A);
-  for (Operand &O : Into.Operands)
-    moveOperand(O, D, A);
+  });
+  Into.Operands = From.Operands.copyIn(A, [&](Operand &O) { moveOperand(O, D, A); });
 }
 } // namespace
 
