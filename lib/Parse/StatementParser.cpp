@@ -866,11 +866,13 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
 // numbers, flat constant expressions, addresses and vectors. For those the
 // grammar decides every step from the next token, so the AST is built
 // straight from the tokens, with no shape-cache lookup and no CST walk (the
-// two were 40 % of the parse of an async-dense module). Anything else goes
-// the CST way: a '(' (a call's tuple and a parenthesised expression start
-// alike: ANTLR's prediction tells them apart), a '!' starting an operand (a
-// negated predicate or a '!' expression), and every syntax error, which
-// ANTLR reports. test_parser.cpp builds every statement of the corpus and
+// two were 40 % of the parse of an async-dense module), and so are a call's
+// tuples of names ("(retval0)", "(param0, param1)" then ',' or ';': ANTLR
+// takes those for tuples too). Anything else goes the CST way: any other
+// '(' (a tuple and a parenthesised expression start alike: ANTLR's
+// prediction tells them apart), a '!' starting an operand (a negated
+// predicate or a '!' expression), and every syntax error, which ANTLR
+// reports. test_parser.cpp builds every statement of the corpus and
 // the tests both ways and requires the same AST and diagnostics.
 
 namespace {
@@ -941,9 +943,27 @@ private:
     }
     if (take(L::LBRACE)) // vectorElements?
       return take(L::RBRACE) || (list(L::RBRACE) && take(L::RBRACE));
+    if (take(L::LPAREN)) // a call's tuple of names: "(retval0)", "(param0, param1)"
+      return tuple();
     if (at(L::BANG)) // negatedOperand or a '!' expression: ANTLR decides
       return false;
     return expr();
+  }
+  /// After '(': names, each alone ("a" not "a.x" or "a+1"), then ')' and
+  /// the end of the operand. Anything else, a parenthesised expression
+  /// among them, is declined (ANTLR's prediction tells those apart).
+  bool tuple() {
+    if (!take(L::RPAREN)) {
+      size_t Slot = open();
+      do {
+        if (!take(L::IDENT) || !(at(L::COMMA) || at(L::RPAREN)))
+          return false;
+        ++Counts[Slot];
+      } while (take(L::COMMA));
+      if (!take(L::RPAREN))
+        return false;
+    }
+    return at(L::COMMA) || at(L::SEMI);
   }
   bool expr() {
     if (!unary())
@@ -1078,21 +1098,22 @@ void StatementParser::Impl::directAddress(uint32_t &P, Operand &Out) {
 void StatementParser::Impl::directOperand(uint32_t &P, Operand &O) {
   uint32_t First = P;
   size_t Type = Toks[P].Type;
-  if (Type != L::LBRACK && Type != L::LBRACE)
+  if (Type != L::LBRACK && Type != L::LBRACE && Type != L::LPAREN)
     return directFlat(P, O);
   ++P;
   if (Type == L::LBRACK) {
     O.Kind = OperandKind::Address;
     directAddress(P, O);
-  } else {
+  } else { // a vector, or a call's tuple (a vector too)
     O.Kind = OperandKind::Vector;
-    if (Toks[P].Type != L::RBRACE) {
+    size_t Closer = Type == L::LBRACE ? L::RBRACE : L::RPAREN;
+    if (Toks[P].Type != Closer) {
       O.Elements.reserve(M.Nodes, nextListSize());
       directOperand(P, O.Elements.emplace_back(M.Nodes));
       while (Toks[P].Type == L::COMMA)
         directOperand(++P, O.Elements.emplace_back(M.Nodes));
     }
-    ++P; // '}'
+    ++P; // '}' or ')'
   }
   O.Range = tokenRange(First, P - 1);
   O.Text = text(O.Range);

@@ -327,8 +327,10 @@ TEST_CASE("the direct builder and the CST walk make the same instructions") {
                     "st.shared.u32 [%r1+(4)], (1); st.shared.u32 [a], !%p1; st.shared.u32 [a], {};\n"
                     "st.shared.u32 [a], 1 << 70, 7 / 0, -8 % 3, 3|4&6^1, 1+2<<3>>1;\n"
                     "call.uni (retval0), f, (p0, p1); st.shared.u32 [a] 1; st.shared.u32 [a],;\n"
+                    "call.uni f, (); call.uni (r), f, (p0, p1.x); call.uni (r), f, ((p0));\n"
+                    "st.shared.u32 [a], (x); st.shared.u32 [a], (x)+1; st.shared.u32 [a], (x, y);\n"
                     "bar.sync 0; ret; exit;\n}\n";
-  CHECK(compareBuilders(Src, "tricky.ptx") == 13); // the rest go the CST way
+  CHECK(compareBuilders(Src, "tricky.ptx") == 17); // the rest go the CST way
 
   // Statements of one text: from the third on, copies of the second's
   // instruction (its views and ranges moved); one that reported is built
