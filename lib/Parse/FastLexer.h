@@ -64,7 +64,7 @@ public:
   /// word of HeadSize bytes (as the scanner found it: no byte after it
   /// continues it), with a memo of tokens by text: of whole statements up
   /// to MaxMemoText bytes (async-dense code repeats its wrappers'
-  /// statements, registers and all), while three in four are found; else of
+  /// statements, registers and all), while three in five are found; else of
   /// heads of identifier and qualifiers (a module repeats a few dozen heads
   /// thousands of times, and "cp.async.bulk.tensor.1d.shared::cta.global.
   /// tile.mbarrier::complete_tx::bytes" is ten tokens). Tokens from the
