@@ -672,6 +672,7 @@ Instruction &StatementParser::Impl::startInstruction(Statement &S) {
   Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
   I.TextId = textId();
+  I.StatementIndex = uint32_t(&S - M.Statements.data());
   AddressError = false;
   return I;
 }
@@ -1183,7 +1184,7 @@ SourceRange moved(SourceRange R, ptrdiff_t D) {
 
 // Every field of these is moved below (and Symbol's in declareOrCopy): a
 // new one must be too.
-static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 184 &&
+static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 192 &&
                   sizeof(Symbol) == 64,
               "a new field of Operand, Modifier, Instruction or Symbol: move it");
 
@@ -1205,6 +1206,7 @@ void moveInstruction(Instruction &Into, const Instruction &From, ptrdiff_t D, No
   Into.Range = moved(From.Range, D);
   Into.WordsContiguous = From.WordsContiguous;
   Into.TextId = From.TextId;
+  Into.StatementIndex = From.StatementIndex;
   Into.Guard = From.Guard;
   if (Into.Guard)
     moveOperand(*Into.Guard, D, A);
@@ -1246,6 +1248,7 @@ bool StatementParser::Impl::copyTemplate(Statement &S, const EntryState &E) {
   moveInstruction(I, Templates[size_t(E.Template)],
                   ptrdiff_t(int64_t(S.Range.Begin) - int64_t(TemplateAt[size_t(E.Template)])),
                   M.Nodes);
+  I.StatementIndex = uint32_t(&S - M.Statements.data());
   return true;
 }
 
