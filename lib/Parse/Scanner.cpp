@@ -329,7 +329,9 @@ private:
   /// if the caller found them.
   void terminatedStatement(StatementKind K, uint32_t IdentEnd = 0,
                            uint32_t HeadEnd = 0);
-  /// The rest of a statement that terminatedStatement()'s fast path could
+  bool fastStatement();
+  bool endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB, uint32_t HeadE);
+  /// The rest of a statement that endsAtSemicolon() could
   /// not end, byte class by byte class from P (after its head). Out of
   /// line: the fast path ends nearly every statement, and its frame stays
   /// small without this one's state.
@@ -349,6 +351,7 @@ private:
 
   std::vector<std::pair<BlockKind, uint32_t>> Blocks; // kind, '{' offset
   BlockKind PendingBlock = BlockKind::Plain;
+  bool InSection = false; ///< the innermost open block is a .section's
   int32_t CurrentFunction = -1;
   size_t FunctionDepth = 0; ///< Blocks.size() when the body opened
   unsigned ErrorBudget = 50;
@@ -546,32 +549,38 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd,
         ++HeadE;
     }
   }
-  // The head has none of the bytes the loop below looks for.
+  // The head has none of the bytes the loops after it look for.
   P = HeadE;
-  // Most statements have no comment, string or line break before their ';',
-  // only balanced braces (vector operands), and are too short to nest
-  // brackets past the limit: then the ';' ends them, found without stopping
-  // at each bracket. Anything else takes the loop below from the head on.
+  if (!endsAtSemicolon(K, B, HeadB, HeadE))
+    unusualStatement(K, B, HeadB, HeadE);
+}
+
+/// Most statements have no comment, string or line break before their ';',
+/// only balanced braces (vector operands), and are too short to nest brackets
+/// past the limit: then the ';' ends them, found without stopping at each
+/// bracket, and this emits the statement. False for anything else, which
+/// unusualStatement() takes from the head on (P).
+inline bool ScannerImpl::endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB,
+                                         uint32_t HeadE) {
   uint32_t Semi = P, OpenBraces = 0;
   for (;;) {
     Semi = skipUntilSpecial<false>(T.data(), Semi, N); // ; / " { } or '\n'
     if (Semi >= N || Semi - P >= Limits.MaxStatementNesting)
-      break;
+      return false;
     char C = T[Semi];
     if (C == ';') {
       P = Semi + 1;
       emit(K, B, P, HeadB, HeadE);
-      return;
+      return true;
     }
     if (C == '{')
       ++OpenBraces;
     else if (C == '}' && OpenBraces > 0)
       --OpenBraces;
     else
-      break;
+      return false;
     ++Semi;
   }
-  unusualStatement(K, B, HeadB, HeadE);
 }
 
 void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
@@ -655,16 +664,84 @@ void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
       .fix({LastTokenEnd, LastTokenEnd}, ";");
 }
 
+/// Most statements are an instruction or a label after a line break and
+/// indentation, or a // comment: this takes one from P as run()'s general
+/// dispatch would, from one look at its first 16 bytes for the whitespace, the
+/// identifier the statement starts with (for the label test) and its head
+/// word. False, with P at the first byte that is not whitespace if it found
+/// one, for anything else (a brace, a directive, a guard, a long identifier,
+/// a statement in a .section, the end of the text): the general dispatch
+/// takes it.
+inline bool ScannerImpl::fastStatement() {
+#if defined(__SSE2__)
+  if (P + 16 > N || InSection)
+    return false;
+  const char *Text = T.data();
+  const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Text + P));
+  // isSpace: ' ' and '\t'..'\r' (signed compares leave bytes >= 0x80 out).
+  const __m128i Space =
+      _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(' ')),
+                   _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('\t' - 1)),
+                                 _mm_cmpgt_epi8(_mm_set1_epi8('\r' + 1), V)));
+  unsigned NotSpace = ~unsigned(_mm_movemask_epi8(Space)) & 0xFFFF;
+  if (!NotSpace)
+    return false;
+  const unsigned S = unsigned(__builtin_ctz(NotSpace));
+  const uint32_t Start = P + S;
+  P = Start;
+  if (!isIdentStart(Text[Start])) {
+    if (Text[Start] != '/' || Start + 1 >= N || Text[Start + 1] != '/')
+      return false;
+    P = findNewline(Text, Start + 2, N);
+    return true;
+  }
+  // Head bytes as in identAndHead().
+  const __m128i Lower = _mm_or_si128(V, _mm_set1_epi8(0x20));
+  const __m128i DotColon = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('.')),
+                                        _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
+  __m128i In = _mm_or_si128(
+      _mm_and_si128(_mm_cmpgt_epi8(Lower, _mm_set1_epi8('a' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), Lower)),
+      _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8(':' + 1), V)));
+  In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')),
+                                                  _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
+                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
+                                                  DotColon)));
+  const unsigned From = ~0u << S; // the whitespace before Start is no head
+  unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF & From;
+  unsigned NotIdent = (NotHead | unsigned(_mm_movemask_epi8(DotColon))) & From;
+  if (!NotIdent)
+    return false; // an identifier of 16 bytes or more
+  const uint32_t IdentEnd = P - S + uint32_t(__builtin_ctz(NotIdent));
+  if (IdentEnd < N && Text[IdentEnd] == ':' && !(IdentEnd + 1 < N && Text[IdentEnd + 1] == ':')) {
+    emit(StatementKind::Label, Start, IdentEnd + 1, Start, IdentEnd);
+    P = IdentEnd + 1;
+    return true;
+  }
+  const uint32_t HeadEnd = NotHead ? Start - S + uint32_t(__builtin_ctz(NotHead))
+                                   : skipHeadWord(Text, Start - S + 16, N);
+  P = HeadEnd;
+  if (!endsAtSemicolon(StatementKind::Instruction, Start, Start, HeadEnd))
+    unusualStatement(StatementKind::Instruction, Start, Start, HeadEnd);
+  return true;
+#else
+  return false;
+#endif
+}
+
 void ScannerImpl::run() {
   while (true) {
+    if (fastStatement())
+      continue;
     skipSpaceAndComments();
     if (P >= N)
       break;
     char C = T[P];
-    BlockKind Top = Blocks.empty() ? BlockKind::Plain : Blocks.back().first;
 
     if (C == '{') {
       Blocks.push_back({PendingBlock, P});
+      InSection = PendingBlock == BlockKind::Section;
       if (PendingBlock == BlockKind::Function && CurrentFunction < 0) {
         CurrentFunction = int32_t(M.Functions.size() - 1);
         FunctionDepth = Blocks.size();
@@ -693,10 +770,11 @@ void ScannerImpl::run() {
         CurrentFunction = -1;
       }
       Blocks.pop_back();
+      InSection = !Blocks.empty() && Blocks.back().first == BlockKind::Section;
       ++P;
       continue;
     }
-    if (Top == BlockKind::Section) {
+    if (InSection) {
       lineStatement(StatementKind::SectionData);
       continue;
     }
@@ -755,7 +833,7 @@ void ScannerImpl::run() {
     }
     // Not PTX: report once and resynchronise at the next line (a non-ASCII
     // byte already has its S005).
-    uint32_t Start = P;
+    uint32_t Bad = P;
     unsigned char U = static_cast<unsigned char>(C);
     if (U >= 0x80) {
       const void *NL = std::memchr(T.data() + P, '\n', N - P);
@@ -770,7 +848,7 @@ void ScannerImpl::run() {
       std::snprintf(Buf, sizeof Buf, "0x%02X", U);
       Shown = std::string("byte ") + Buf;
     }
-    error(rules::SyntaxError, {Start, Start + 1},
+    error(rules::SyntaxError, {Bad, Bad + 1},
           "unexpected " + Shown + " at the start of a statement");
     const void *NL = std::memchr(T.data() + P, '\n', N - P);
     P = NL ? uint32_t(static_cast<const char *>(NL) - T.data()) + 1 : N;
