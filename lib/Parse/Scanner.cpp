@@ -424,14 +424,15 @@ std::string_view ScannerImpl::wordAt(uint32_t Q) const {
 
 void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
                        uint32_t HeadE) {
-  Statement S;
+  // Filled in place: a Statement built aside was assembled byte by byte
+  // (the kind and the head's size share a word) and then copied.
+  Statement &S = M.Statements.emplace_back();
   S.Kind = K;
-  S.Range = {B, E};
-  S.HeadBegin = HeadB;
   // A head of 16 MB is no instruction's: its first 16 MB tell as much.
   S.HeadSize = std::min(HeadE - HeadB, Statement::MaxHeadSize);
+  S.Range = {B, E};
+  S.HeadBegin = HeadB;
   S.Function = CurrentFunction;
-  M.Statements.push_back(S);
 }
 
 /// A statement that ends at the end of its line (a trailing // comment is
