@@ -3,6 +3,7 @@
 #include "Support/CharClass.h"
 #include "Support/HugePages.h"
 #include "Parse/Scanner.h"
+#include "Parse/StatementFilter.h"
 
 #include "ptxlint/RuleRegistry.h"
 #include "ptxlint/SourceBuffer.h"
@@ -337,8 +338,14 @@ private:
   /// small without this one's state.
   __attribute__((noinline)) void unusualStatement(StatementKind K, uint32_t B,
                                                   uint32_t HeadB, uint32_t HeadE);
-  void emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
-            uint32_t HeadE);
+  /// Inline: the fast path's kind is a constant there, and the candidate
+  /// test folds to the prefix test.
+  __attribute__((always_inline)) void emit(StatementKind K, uint32_t B, uint32_t E,
+                                           uint32_t HeadB, uint32_t HeadE);
+  /// The last statement emitted is a parse candidate (out of line: few are).
+  __attribute__((noinline)) void addParseCandidate() {
+    M.ParseCandidates.push_back(uint32_t(M.Statements.size() - 1));
+  }
 
   void error(rules::Id Rule, SourceRange R, std::string Msg);
 
@@ -422,7 +429,7 @@ std::string_view ScannerImpl::wordAt(uint32_t Q) const {
   return T.substr(Q, E - Q);
 }
 
-void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
+inline void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
                        uint32_t HeadE) {
   // Filled in place: a Statement built aside was assembled byte by byte
   // (the kind and the head's size share a word) and then copied.
@@ -433,6 +440,8 @@ void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
   S.Range = {B, E};
   S.HeadBegin = HeadB;
   S.Function = CurrentFunction;
+  if (mayNeedFullParse(K, T.data() + HeadB, S.HeadSize))
+    addParseCandidate();
 }
 
 /// A statement that ends at the end of its line (a trailing // comment is
