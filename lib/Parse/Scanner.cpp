@@ -20,15 +20,38 @@ namespace {
 
 /// Directives that end at the end of their line instead of at ';'.
 bool isLineDirective(std::string_view W) {
-  static const char *const Names[] = {
-      ".version",  ".target",   ".address_size", ".file",
-      ".loc",      ".section",  ".maxntid",      ".reqntid",
-      ".minnctapersm", ".maxnctapersm", ".maxnreg", ".reqnctapercluster",
-      ".explicitcluster", ".maxclusterrank", ".noreturn", ".blocksareclusters"};
-  for (const char *N : Names)
-    if (W == N)
-      return true;
-  return false;
+  // By size first: every declaration asks (".reg", ".param", ".shared" are
+  // ruled out by their size or by one comparison).
+  switch (W.size()) {
+  case 4:
+    return W == ".loc";
+  case 5:
+    return W == ".file";
+  case 7:
+    return W == ".target";
+  case 8:
+    return W == ".version" || W == ".section" || W == ".maxntid" || W == ".reqntid" ||
+           W == ".maxnreg";
+  case 9:
+    return W == ".noreturn";
+  case 13:
+    return W == ".address_size" || W == ".minnctapersm" || W == ".maxnctapersm";
+  case 15:
+    return W == ".maxclusterrank";
+  case 16:
+    return W == ".explicitcluster";
+  case 18:
+    return W == ".reqnctapercluster" || W == ".blocksareclusters";
+  default:
+    return false;
+  }
+}
+
+/// Words that may lead a function header (".visible .entry f(...)") as well
+/// as a variable declaration (".visible .global ..."): run() decides.
+bool isLinkageOrFunction(std::string_view W) {
+  return W == ".entry" || W == ".func" || W == ".visible" || W == ".extern" ||
+         W == ".weak" || W == ".common";
 }
 
 enum class BlockKind { Plain, Function, Section };
@@ -674,14 +697,14 @@ void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
       .fix({LastTokenEnd, LastTokenEnd}, ";");
 }
 
-/// Most statements are an instruction or a label after a line break and
-/// indentation, or a // comment: this takes one from P as run()'s general
-/// dispatch would, from one look at its first 16 bytes for the whitespace, the
-/// identifier the statement starts with (for the label test) and its head
-/// word. False, with P at the first byte that is not whitespace if it found
-/// one, for anything else (a brace, a directive, a guard, a long identifier,
-/// a statement in a .section, the end of the text): the general dispatch
-/// takes it.
+/// Most statements are an instruction, a label or a declaration after a
+/// line break and indentation, or a // comment: this takes one from P as
+/// run()'s general dispatch would, from one look at its first 16 bytes for
+/// the whitespace, the identifier the statement starts with (for the label
+/// test) and its head word. False, with P at the first byte that is not
+/// whitespace if it found one, for anything else (a brace, a line directive,
+/// a function header, a long identifier, a statement in a .section, the end
+/// of the text): the general dispatch takes it.
 inline bool ScannerImpl::fastStatement() {
 #if defined(__SSE2__)
   if (P + 16 > N || InSection)
@@ -699,8 +722,14 @@ inline bool ScannerImpl::fastStatement() {
   const unsigned S = unsigned(__builtin_ctz(NotSpace));
   const uint32_t Start = P + S;
   P = Start;
-  if (!isIdentStart(Text[Start])) {
-    if (Text[Start] != '/' || Start + 1 >= N || Text[Start + 1] != '/')
+  const char C = Text[Start];
+  const bool Word = isIdentStart(C); // an instruction or a label
+  if (!Word && C != '.') {
+    if (C == '@') { // a guard
+      terminatedStatement(StatementKind::Instruction);
+      return true;
+    }
+    if (C != '/' || Start + 1 >= N || Text[Start + 1] != '/')
       return false;
     P = findNewline(Text, Start + 2, N);
     return true;
@@ -720,6 +749,21 @@ inline bool ScannerImpl::fastStatement() {
                                                   DotColon)));
   const unsigned From = ~0u << S; // the whitespace before Start is no head
   unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF & From;
+  if (!Word) {
+    // A directive or declaration: its head is its first word. Line
+    // directives and the words that may lead a function header go to the
+    // general dispatch.
+    const uint32_t WordEnd = NotHead ? Start - S + uint32_t(__builtin_ctz(NotHead))
+                                     : skipHeadWord(Text, Start - S + 16, N);
+    std::string_view W = T.substr(Start, WordEnd - Start);
+    if (isLineDirective(W) || isLinkageOrFunction(W))
+      return false;
+    StatementKind K = W == ".pragma" ? StatementKind::Directive : StatementKind::Declaration;
+    P = WordEnd;
+    if (!endsAtSemicolon(K, Start, Start, WordEnd))
+      unusualStatement(K, Start, Start, WordEnd);
+    return true;
+  }
   unsigned NotIdent = (NotHead | unsigned(_mm_movemask_epi8(DotColon))) & From;
   if (!NotIdent)
     return false; // an identifier of 16 bytes or more
@@ -798,8 +842,7 @@ void ScannerImpl::run() {
       // variable declaration: ".visible .entry" vs ".visible .global".
       uint32_t Q = P;
       bool IsFunction = false;
-      while (Q < N && T[Q] == '.') {
-        std::string_view X = wordAt(Q);
+      for (std::string_view X = W;;) {
         if (X == ".entry" || X == ".func") {
           IsFunction = true;
           break;
@@ -810,13 +853,17 @@ void ScannerImpl::run() {
         Q += uint32_t(X.size());
         while (Q < N && isSpace(T[Q]))
           ++Q;
+        if (Q >= N || T[Q] != '.')
+          break;
+        X = wordAt(Q);
       }
       if (IsFunction) {
         functionHeader();
         continue;
       }
       terminatedStatement(W == ".pragma" ? StatementKind::Directive
-                                         : StatementKind::Declaration);
+                                         : StatementKind::Declaration,
+                          0, P + uint32_t(W.size()));
       continue;
     }
     if (isIdentStart(C)) {
