@@ -580,28 +580,13 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd,
       ++Q;
     HeadB = Q;
   }
-  // The caller may have read the identifier the head starts with, or the
-  // whole head.
-  uint32_t HeadE = HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB;
-  if (HeadB == B && HeadEnd > HeadB) {
+  // The caller may have found where the head ends, or where the identifier
+  // it starts with ends; skipHeadWord() finds the rest.
+  uint32_t HeadE;
+  if (HeadB == B && HeadEnd > HeadB)
     HeadE = HeadEnd;
-  } else {
-    // A byte loop: instruction heads are short ("add.s32"), and
-    // skipHeadWord() here cost more than it saved on CUTLASS code
-    // (measured). Four bytes per test first, without branching between them
-    // (long heads such as "cp.async.bulk.tensor.2d..." are common in
-    // async-dense code).
-    auto Head = [&](uint32_t Q) { return unsigned(HeadChar[static_cast<unsigned char>(T[Q])]); };
-    while (HeadE + 4 <= N && (Head(HeadE) & Head(HeadE + 1) & Head(HeadE + 2) & Head(HeadE + 3)))
-      HeadE += 4;
-    if (HeadE + 4 <= N) {
-      while (Head(HeadE)) // one of these four bytes ends the head
-        ++HeadE;
-    } else {
-      while (HeadE < N && Head(HeadE))
-        ++HeadE;
-    }
-  }
+  else
+    HeadE = skipHeadWord(T.data(), HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB, N);
   // The head has none of the bytes the loops after it look for.
   P = HeadE;
   if (!endsAtSemicolon(K, B, HeadB, HeadE))
