@@ -42,64 +42,65 @@ struct Site {
 
 constexpr size_t MaxSites = 64;
 
-/// One may-fact condition per committed site, kept empty while none
-/// holds: most states (a main loop's, an epilogue's after its commits and
-/// waits) have none, and states are copied on every visit. Live marks the
-/// sites whose condition holds (at most MaxSites = 64), so that the path
-/// events and edges, which only ever weaken a condition, visit those alone.
+/// One may-fact condition per committed site. Live marks the sites whose
+/// condition holds (at most MaxSites = 64); only their entries of V are
+/// read, so that a state holding a fact or two (a store between its issue
+/// and its commit) copies those alone: states are copied on every visit,
+/// and most hold no fact (a main loop's, an epilogue's after its commits and
+/// waits). V is sized for every site once, when a fact is first set, and
+/// keeps its buffer when the facts go (no refill, no reallocation). The path
+/// events and edges, which only ever weaken a condition, visit the live
+/// conditions alone.
 struct MayConds {
-  std::vector<Cond> V; ///< empty: no fact holds
+  std::vector<Cond> V; ///< per site; V[K] meaningful only where Live has K
   size_t N = 0;        ///< number of sites
   uint64_t Live = 0;   ///< bit K: V[K] holds
   MayConds() = default;
-  MayConds(const MayConds &) = default;
-  /// (States are assigned on every visit, mostly with no fact held: then
-  /// without the vector's copy.)
+  MayConds(const MayConds &O) : N(O.N) { *this = O; }
   MayConds &operator=(const MayConds &O) {
-    if (O.V.empty())
-      V.clear();
-    else
-      V = O.V;
     N = O.N;
     Live = O.Live;
+    if (Live) {
+      size_t Need = O.V.size();
+      if (V.size() < Need)
+        V.resize(Need);
+      for (uint64_t M = Live; M; M &= M - 1) {
+        size_t K = size_t(__builtin_ctzll(M));
+        V[K] = O.V[K];
+      }
+    }
     return *this;
   }
   bool holds(size_t K) const { return K < 64 && (Live >> K & 1); }
   void set(size_t K, const PathLits &P) {
-    if (V.empty())
-      V.assign(N, Cond{});
+    if (V.size() < N)
+      V.resize(N);
     V[K].assignFrom(P);
     mark(K);
   }
-  void clear() {
-    V.clear();
-    Live = 0;
-  }
+  void clear() { Live = 0; }
   /// Drops the facts of the sites Pred names.
   template <class PredFn> void drop(PredFn &&Pred) {
     for (uint64_t M = Live; M; M &= M - 1) {
       size_t K = size_t(__builtin_ctzll(M));
-      if (Pred(K)) {
-        V[K].setNone();
+      if (Pred(K))
         Live &= ~(uint64_t(1) << K);
-      }
     }
-    if (!Live)
-      V.clear();
   }
   bool join(const MayConds &O) {
-    if (O.V.empty())
-      return false;
-    if (V.empty()) {
-      V = O.V;
-      Live = O.Live;
-      return true;
-    }
     bool Changed = false;
     for (uint64_t M = O.Live; M; M &= M - 1) { // joinMay(none) changes nothing
       size_t K = size_t(__builtin_ctzll(M));
-      Changed |= V[K].joinMay(O.V[K]);
-      mark(K);
+      uint64_t Bit = uint64_t(1) << K;
+      if (!(Live & Bit)) { // none here: O's condition as it is
+        if (V.size() < O.V.size())
+          V.resize(O.V.size());
+        V[K] = O.V[K];
+        Live |= Bit;
+        Changed = true;
+      } else {
+        Changed |= V[K].joinMay(O.V[K]); // (holds after: an intersection)
+      }
     }
     return Changed;
   }
