@@ -593,6 +593,12 @@ std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
   return O;
 }
 
+void FlowFunction::forgetRegisters() {
+  RegIndex = NameTable();
+  RegNames = {};
+  Defs = {};
+}
+
 void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
   uint32_t K = uint32_t(Insts.size() - 1);
   RoleInsts.push_back(K);
@@ -698,8 +704,10 @@ void FlowFunction::build() {
   }
   if (has(OpKind::BranchIndirect))
     Analyzable = false;
-  if (!Analyzable)
+  if (!Analyzable) {
+    forgetRegisters();
     return;
+  }
   uint32_t N = uint32_t(Insts.size());
   // Blocks: [leader, next leader), the first at 0. A label at the very end
   // gets an empty block so branches to it have somewhere to go.
@@ -752,6 +760,7 @@ void FlowFunction::build() {
       }
       if (Target < 0) {
         Analyzable = false;
+        forgetRegisters();
         return;
       }
       Bl.Succs.push_back(BlockOf[size_t(Target)]);

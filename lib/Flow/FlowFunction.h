@@ -516,6 +516,10 @@ private:
   /// build()'s lists for the last instruction, which has a role (out of
   /// line: most instructions have none, and the statement loop stays small).
   [[gnu::noinline]] void noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists);
+  /// Drops the registers build() interned when the function is found
+  /// unanalysable: it has no register values, and regId() says -1 for
+  /// every name to the rules that still run (the cluster rule).
+  void forgetRegisters();
   void decode(FlowInst &I, const Statement &S);
   /// decode() of a statement the parser built: classified and its
   /// operands taken from the AST.
