@@ -14,7 +14,31 @@ target_compile_definitions(ptxlint_llvm INTERFACE ${LLVM_DEFINITIONS})
 # memory on a 10 MB module (bench/PROFILE.md). PTXLINT_LLVM_SHARED=ON links
 # the shared library instead (faster links while developing).
 option(PTXLINT_LLVM_SHARED "Link the shared libLLVM instead of static LLVMSupport" OFF)
-if(TARGET LLVMSupport AND NOT PTXLINT_LLVM_SHARED)
+
+# The ptxlint command is one static executable where the C library's and
+# terminfo's archives are there (tools/ptxlint/CMakeLists.txt says why): not
+# in instrumented builds, whose runtimes are shared libraries. It links
+# LLVMSupport's archive with only what that needs (terminfo's setupterm), not
+# LLVM's exported link interface, which names shared libraries (libz3.so,
+# libz.so, libtinfo.so) that a static link cannot take.
+set(PTXLINT_STATIC_COMMAND OFF)
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND
+   TARGET LLVMSupport AND NOT PTXLINT_LLVM_SHARED AND
+   NOT PTXLINT_SANITIZE AND NOT PTXLINT_FUZZ)
+  find_library(PTXLINT_LIBC_STATIC NAMES libc.a)
+  find_library(PTXLINT_TINFO_STATIC NAMES libtinfo.a)
+  if(PTXLINT_LIBC_STATIC AND PTXLINT_TINFO_STATIC)
+    set(PTXLINT_STATIC_COMMAND ON)
+  endif()
+endif()
+set(_static $<BOOL:$<TARGET_PROPERTY:PTXLINT_STATIC_RUNTIME>>)
+
+if(TARGET LLVMSupport AND NOT PTXLINT_LLVM_SHARED AND PTXLINT_STATIC_COMMAND)
+  target_link_libraries(ptxlint_llvm INTERFACE
+    $<$<NOT:${_static}>:LLVMSupport>
+    $<${_static}:$<TARGET_FILE:LLVMSupport>> $<${_static}:$<TARGET_FILE:LLVMDemangle>>
+    $<${_static}:${PTXLINT_TINFO_STATIC}>)
+elseif(TARGET LLVMSupport AND NOT PTXLINT_LLVM_SHARED)
   target_link_libraries(ptxlint_llvm INTERFACE LLVMSupport)
 elseif(TARGET LLVM)
   target_link_libraries(ptxlint_llvm INTERFACE LLVM)

@@ -6,14 +6,14 @@ set -euo pipefail
 
 PACKAGES=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev llvm-dev llvm-14-tools
           doctest-dev python3 python3-dev pybind11-dev neovim pre-commit git
-          python3-jsonschema patch)
+          python3-jsonschema patch lld)
 
 have_all() {
   command -v cmake >/dev/null && command -v ninja >/dev/null && command -v g++ >/dev/null &&
   command -v antlr4 >/dev/null && [ -f /usr/include/antlr4-runtime/antlr4-runtime.h ] &&
   [ -d /usr/lib/llvm-14/lib/cmake/llvm ] && command -v FileCheck-14 >/dev/null &&
   [ -f /usr/lib/llvm-14/build/utils/lit/lit.py ] && [ -f /usr/include/doctest/doctest.h ] &&
-  command -v pre-commit >/dev/null && command -v patch >/dev/null &&
+  command -v pre-commit >/dev/null && command -v patch >/dev/null && command -v ld.lld >/dev/null &&
   dpkg -s python3-jsonschema >/dev/null 2>&1 && [ -d /usr/lib/cmake/pybind11 ] &&
   command -v nvim >/dev/null
 }

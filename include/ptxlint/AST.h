@@ -170,6 +170,9 @@ struct Instruction {
   SourceRange OpcodeRange;
   NodeList<Modifier> Modifiers;
   NodeList<Operand> Operands;
+  /// The opcode and modifiers are written contiguously (no space or comment
+  /// between words): set by the parser, which sees them all once.
+  bool WordsContiguous = false;
 
   bool hasModifier(std::string_view M) const {
     for (const Modifier &X : Modifiers)
@@ -181,16 +184,11 @@ struct Instruction {
   /// contiguously (no space or comment between words): then the head alone
   /// determines them, and caches keyed by head text may serve this one.
   bool spelledBy(std::string_view Head) const {
-    const char *P = Opcode.data();
-    if (P != Head.data())
-      return false;
-    P += Opcode.size();
-    for (const Modifier &X : Modifiers) {
-      if (X.Text.data() != P)
-        return false;
-      P += X.Text.size();
-    }
-    return P == Head.data() + Head.size();
+    const char *End = Modifiers.empty() ? Opcode.data() + Opcode.size()
+                                        : Modifiers.back().Text.data() +
+                                              Modifiers.back().Text.size();
+    return WordsContiguous && Opcode.data() == Head.data() &&
+           End == Head.data() + Head.size();
   }
 };
 

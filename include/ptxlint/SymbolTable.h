@@ -33,16 +33,22 @@ public:
   const std::bitset<256> &regNameStarts() const { return RegStarts; }
 
 private:
-  /// Hash: hash(Name), computed once per lookup().
-  const Symbol *lookupExact(std::string_view Name, uint32_t Hash,
-                            int32_t Function) const;
-  const Symbol *find(std::string_view Name, uint32_t Hash, int32_t Function) const;
+  /// Hash: hash(Name), computed once per lookup(). DigitEnded: Name ends
+  /// in a digit (a scope's DigitNames may then rule it out).
+  const Symbol *lookupExact(std::string_view Name, uint32_t Hash, int32_t Function,
+                            bool DigitEnded) const;
+  const Symbol *find(std::string_view Name, uint32_t Hash, int32_t Function,
+                     bool DigitEnded) const;
   static uint32_t hash(std::string_view Name);
   const Module &M;
   struct Scope {
     uint32_t Offset = 0; ///< first slot
     uint32_t Mask = 0;   ///< slots - 1; no slots when Size is 0
     uint32_t Size = 0;
+    /// One bit (of the hash's top six) per name ending in a digit: most
+    /// scopes have few (parameters "..._param_0"), and the names looked up
+    /// most, registers of %r<N>, end in digits and are not declared so.
+    uint64_t DigitNames = 0;
   };
   std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)
   std::vector<uint32_t> Slots; ///< symbol index + 1; 0: empty

@@ -11,6 +11,30 @@ uint32_t SymbolTable::hash(std::string_view Name) {
   return H;
 }
 
+namespace {
+bool isDigit(char C) { return C >= '0' && C <= '9'; }
+
+/// The bit of a name ending in a digit in its scope's DigitNames.
+uint64_t digitNameBit(uint32_t Hash) { return uint64_t(1) << (Hash >> 26); }
+
+/// Names of equal size: the last byte first (names of one scope share
+/// prefixes, "%r", "_ZZ...", and differ at their ends), short ones in line
+/// (a call to memcmp costs more than a register name's few bytes).
+bool sameName(std::string_view A, std::string_view B) {
+  size_t N = A.size();
+  if (N == 0)
+    return true;
+  if (A[N - 1] != B[N - 1])
+    return false;
+  if (N > 16)
+    return A == B;
+  for (size_t K = 0; K + 1 < N; ++K)
+    if (A[K] != B[K])
+      return false;
+  return true;
+}
+} // namespace
+
 SymbolTable::SymbolTable(const Module &M,
                          const std::function<void(uint32_t)> &Passed)
     : M(M) {
@@ -30,7 +54,7 @@ SymbolTable::SymbolTable(const Module &M,
     uint32_t Slots = 4;
     while (Slots < 2 * Count[X])
       Slots *= 2;
-    Scopes[X] = {Offset, Slots - 1, Slots};
+    Scopes[X] = {Offset, Slots - 1, Slots, 0};
     Offset += Slots;
   }
   Slots.assign(Offset, 0);
@@ -40,10 +64,13 @@ SymbolTable::SymbolTable(const Module &M,
       Passed(S.Range.Begin);
     if (S.Space == StateSpace::Reg && !S.Name.empty())
       RegStarts.set(uint8_t(S.Name[0]));
-    const Scope *Sc = ScopeOf(S);
+    Scope *Sc = ScopeOf(S);
     if (!Sc)
       continue;
-    for (uint32_t P = hash(S.Name) & Sc->Mask;; P = (P + 1) & Sc->Mask) {
+    uint32_t H = hash(S.Name);
+    if (!S.Name.empty() && isDigit(S.Name.back()))
+      Sc->DigitNames |= digitNameBit(H);
+    for (uint32_t P = H & Sc->Mask;; P = (P + 1) & Sc->Mask) {
       uint32_t &Slot = Slots[Sc->Offset + P];
       if (!Slot) {
         Slot = K + 1;
@@ -58,47 +85,51 @@ SymbolTable::SymbolTable(const Module &M,
 // Inlined into lookupExact(): up to four calls per lookup, and the checker
 // and the flow build look up every register operand.
 [[gnu::always_inline]] inline const Symbol *
-SymbolTable::find(std::string_view Name, uint32_t Hash, int32_t Function) const {
+SymbolTable::find(std::string_view Name, uint32_t Hash, int32_t Function,
+                  bool DigitEnded) const {
   size_t X = size_t(int64_t(Function) + 1);
   if (X >= Scopes.size() || !Scopes[X].Size)
     return nullptr;
   const Scope &Sc = Scopes[X];
+  if (DigitEnded && !(Sc.DigitNames & digitNameBit(Hash)))
+    return nullptr;
   for (uint32_t P = Hash & Sc.Mask;; P = (P + 1) & Sc.Mask) {
     uint32_t Slot = Slots[Sc.Offset + P];
     if (!Slot)
       return nullptr;
     const Symbol &S = M.Symbols[Slot - 1];
-    // The last bytes first: names of one scope share prefixes ("%r",
-    // "_ZZ...") and differ at their ends; then the call to memcmp.
-    if (S.Name.size() == Name.size() && (Name.empty() || S.Name.back() == Name.back()) &&
-        S.Name == Name)
+    if (S.Name.size() == Name.size() && sameName(S.Name, Name))
       return &S;
   }
 }
 
-const Symbol *SymbolTable::lookupExact(std::string_view Name, uint32_t Hash,
-                                       int32_t Function) const {
-  if (const Symbol *S = find(Name, Hash, Function))
+[[gnu::always_inline]] inline const Symbol *
+SymbolTable::lookupExact(std::string_view Name, uint32_t Hash, int32_t Function,
+                         bool DigitEnded) const {
+  if (const Symbol *S = find(Name, Hash, Function, DigitEnded))
     return S;
-  return Function >= 0 ? find(Name, Hash, -1) : nullptr;
+  return Function >= 0 ? find(Name, Hash, -1, DigitEnded) : nullptr;
 }
 
 const Symbol *SymbolTable::lookup(std::string_view Name, int32_t Function) const {
   // "%r17" -> "%r" declared as %r<N> with 17 < N. One pass hashes both the
   // name and its non-digit prefix (FNV-1a extends a prefix's hash): every
   // register operand ends in digits and misses its exact lookup.
+  // A scope where no name ending in a digit has the name's DigitNames bit
+  // has no such name: the exact lookups of a register ("%r17" where "%r" is
+  // declared %r<N>) then skip their probes.
   size_t E = Name.size();
-  while (E > 0 && Name[E - 1] >= '0' && Name[E - 1] <= '9')
+  while (E > 0 && isDigit(Name[E - 1]))
     --E;
   uint32_t PrefixHash = hash(Name.substr(0, E));
   uint32_t Hash = PrefixHash;
   for (size_t K = E; K < Name.size(); ++K)
     Hash = (Hash ^ uint8_t(Name[K])) * 16777619u;
-  if (const Symbol *S = lookupExact(Name, Hash, Function))
+  if (const Symbol *S = lookupExact(Name, Hash, Function, E != Name.size()))
     return S;
   if (E == Name.size() || E == 0)
     return nullptr;
-  const Symbol *S = lookupExact(Name.substr(0, E), PrefixHash, Function);
+  const Symbol *S = lookupExact(Name.substr(0, E), PrefixHash, Function, false);
   if (!S || S->RangeCount == 0)
     return nullptr;
   unsigned long long N = 0;

@@ -11,6 +11,7 @@
 
 #include "Check/AsyncCopyCheckPass.h"
 #include "Check/CheckContext.h"
+#include "Support/TextHash.h"
 
 #include <unordered_map>
 
@@ -248,7 +249,7 @@ private:
   spec::Words Mods;
   CheckBuffers Buffers;
   /// Head text (into the module) -> what is known of it.
-  std::unordered_map<std::string_view, HeadEntry> Entries;
+  std::unordered_map<std::string_view, HeadEntry, TextHash> Entries;
 
   static void reportUnknown(LintContext &Ctx, const Instruction &I) {
     SourceRange R = I.OpcodeRange;

@@ -3,6 +3,7 @@
 #include "ptxlint/SpecTables.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_set>
 
 namespace ptxlint {
@@ -54,11 +55,20 @@ specsByOpcode() {
 }
 
 /// The table entries whose opcode is Opcode, or null. The distinct opcodes
-/// ("cp", "mbarrier", ...) are a handful: a linear scan beats hashing.
+/// ("cp", "mbarrier", ...) are a handful, at most two of a size: the size
+/// picks the candidates (every parsed instruction asks, most of them for no
+/// table's opcode: ld, mov, bra, ...).
 const std::vector<NamedSpec> *opcodeGroup(std::string_view Opcode) {
-  for (const auto &[Op, Group] : specsByOpcode())
-    if (Op == Opcode)
-      return &Group;
+  using Group = std::pair<std::string_view, std::vector<NamedSpec>>;
+  static const auto BySize = [] {
+    std::array<std::vector<const Group *>, 33> Out; // the last: longer ones
+    for (const Group &G : specsByOpcode())
+      Out[std::min<size_t>(G.first.size(), Out.size() - 1)].push_back(&G);
+    return Out;
+  }();
+  for (const Group *G : BySize[std::min<size_t>(Opcode.size(), BySize.size() - 1)])
+    if (G->first == Opcode)
+      return &G->second;
   return nullptr;
 }
 

@@ -2,6 +2,7 @@
 
 #include "Parse/FastLexer.h"
 #include "Support/CharClass.h"
+#include "Support/TextHash.h"
 
 #include "PtxStatementLexer.h"
 
@@ -260,57 +261,74 @@ void FastLexer::lexRest(std::vector<Token> &Out) {
   }
 }
 
-bool FastLexer::recall(std::string_view Key, size_t Hash,
-                       std::vector<Token> &Out) const {
+uint32_t FastLexer::find(std::string_view Key, size_t Hash) const {
   size_t Mask = Slots.size() - 1;
-  for (size_t S = Hash & Mask; Slots[S]; S = (S + 1) & Mask) {
-    const MemoEntry &E = Memo[Slots[S] - 1];
-    if (E.Text == Key) {
-      Out.insert(Out.end(), Pool.begin() + E.First, Pool.begin() + E.First + E.Count);
-      return true;
-    }
-  }
-  return false;
+  for (size_t S = Hash & Mask; Slots[S]; S = (S + 1) & Mask)
+    if (Memo[Slots[S] - 1].Text == Key)
+      return Slots[S] - 1;
+  return NoEntry;
 }
 
-void FastLexer::remember(std::string_view Key, size_t Hash,
+bool FastLexer::recall(std::string_view Key, size_t Hash,
+                       std::vector<Token> &Out) const {
+  uint32_t X = find(Key, Hash);
+  if (X == NoEntry)
+    return false;
+  const MemoEntry &E = Memo[X];
+  Out.insert(Out.end(), Pool.begin() + E.First, Pool.begin() + E.First + E.Count);
+  return true;
+}
+
+bool FastLexer::remember(std::string_view Key, size_t Hash,
                          const std::vector<Token> &Out, size_t From) {
   if (Memo.size() >= MaxMemo || From >= Out.size())
-    return;
+    return false;
   size_t Mask = Slots.size() - 1, S = Hash & Mask;
   while (Slots[S])
     S = (S + 1) & Mask;
   Memo.push_back({std::string(Key), uint32_t(Pool.size()), uint32_t(Out.size() - From)});
   Pool.insert(Pool.end(), Out.begin() + From, Out.end());
   Slots[S] = uint32_t(Memo.size());
+  return true;
 }
 
-void FastLexer::lexAll(std::vector<Token> &Out, size_t HeadSize) {
-  Out.clear();
+FastLexer::TokenView FastLexer::lexStatement(std::vector<Token> &Scratch, size_t HeadSize,
+                                             uint32_t &Entry) {
+  Entry = NoEntry;
   // Whole statements while they repeat: a lookup costs a hash and, when it
   // misses, a copy into the memo; it pays where three in four find their
   // text (async-dense code: 89 %), not at CUTLASS 77's 64 % or FA3's 29 %.
   bool Whole = T.size() <= MaxMemoText &&
                (WholeLookups < 1024 || 4 * WholeHits >= 3 * WholeLookups);
-  size_t Hash = Whole ? std::hash<std::string_view>()(T) : 0;
+  size_t Hash = Whole ? hashText(T) : 0;
   if (Whole) {
     ++WholeLookups;
-    if (recall(T, Hash, Out)) {
+    Entry = find(T, Hash);
+    if (Entry != NoEntry) {
       ++WholeHits;
       P = T.size();
-      return;
+      return {Pool.data() + Memo[Entry].First, Memo[Entry].Count};
     }
   }
-  lexWithHead(Out, HeadSize);
-  if (Whole)
-    remember(T, Hash, Out, 0);
+  Scratch.clear();
+  lexWithHead(Scratch, HeadSize);
+  if (Whole && remember(T, Hash, Scratch, 0))
+    Entry = uint32_t(Memo.size() - 1);
+  return {Scratch.data(), Scratch.size()};
+}
+
+void FastLexer::lexAll(std::vector<Token> &Out, size_t HeadSize) {
+  std::vector<Token> Scratch;
+  uint32_t Entry;
+  TokenView V = lexStatement(Scratch, HeadSize, Entry);
+  Out.assign(V.begin(), V.end());
 }
 
 void FastLexer::lexWithHead(std::vector<Token> &Out, size_t HeadSize) {
   // Short heads ("add.s32", ".reg") lex faster than they hash.
   if (HeadSize >= 12 && HeadSize <= T.size()) {
     std::string_view Head = T.substr(0, HeadSize);
-    size_t Hash = std::hash<std::string_view>()(Head);
+    size_t Hash = hashText(Head);
     if (recall(Head, Hash, Out)) {
       P = HeadSize;
     } else {

@@ -48,6 +48,18 @@ public:
   /// of its time in calls alone. (The shape key, the token types, is made
   /// from Out only where the parser needs it.)
   void lexAll(std::vector<Token> &Out);
+  /// Tokens lexed by lexStatement(): valid until its next call.
+  struct TokenView {
+    const Token *Data = nullptr;
+    size_t Count = 0;
+    size_t size() const { return Count; }
+    bool empty() const { return Count == 0; }
+    const Token &operator[](size_t K) const { return Data[K]; }
+    const Token &back() const { return Data[Count - 1]; }
+    const Token *begin() const { return Data; }
+    const Token *end() const { return Data + Count; }
+  };
+  static constexpr uint32_t NoEntry = ~0u;
   /// As lexAll, for the text of one statement that starts with its head
   /// word of HeadSize bytes (as the scanner found it: no byte after it
   /// continues it), with a memo of tokens by text: of whole statements up
@@ -55,7 +67,13 @@ public:
   /// statements, registers and all), while three in four are found; else of
   /// heads of identifier and qualifiers (a module repeats a few dozen heads
   /// thousands of times, and "cp.async.bulk.tensor.1d.shared::cta.global.
-  /// tile.mbarrier::complete_tx::bytes" is ten tokens).
+  /// tile.mbarrier::complete_tx::bytes" is ten tokens). Tokens from the
+  /// whole-statement memo are not copied: the view points into it; else
+  /// into Scratch. Entry: the whole-statement memo entry of this text (the
+  /// same for every statement of the same text, below MaxMemo), or NoEntry:
+  /// the caller may keep what it derives from the tokens by entry.
+  TokenView lexStatement(std::vector<Token> &Scratch, size_t HeadSize, uint32_t &Entry);
+  /// lexStatement()'s tokens copied into Out (for tests).
   void lexAll(std::vector<Token> &Out, size_t HeadSize);
 
 private:
@@ -84,10 +102,13 @@ private:
   std::vector<uint32_t> Slots = std::vector<uint32_t>(2 * MaxMemo);
   std::vector<Token> Pool;
   size_t WholeLookups = 0, WholeHits = 0;
+  /// Key's entry in Memo, or NoEntry.
+  uint32_t find(std::string_view Key, size_t Hash) const;
   /// Appends Key's remembered tokens to Out and returns true, if there are.
   bool recall(std::string_view Key, size_t Hash, std::vector<Token> &Out) const;
-  /// Remembers Out[From, end) as Key's tokens (Key not remembered yet).
-  void remember(std::string_view Key, size_t Hash, const std::vector<Token> &Out,
+  /// Remembers Out[From, end) as Key's tokens (Key not remembered yet), as
+  /// Memo's last entry: false if the memo is full (or nothing to keep).
+  bool remember(std::string_view Key, size_t Hash, const std::vector<Token> &Out,
                 size_t From);
 };
 

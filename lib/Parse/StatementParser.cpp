@@ -186,7 +186,10 @@ struct StatementParser::Impl {
   ErrorCollector Errors;
   uint32_t Base = 0;   ///< byte offset of the statement in the buffer
   std::string Scratch; ///< the statement text handed to ANTLR (a miss)
-  std::vector<Tok> Toks;
+  std::vector<Tok> Lexed; ///< the tokens, where not the lexer memo's
+  FastLexer::TokenView Toks; ///< the statement's tokens
+  /// The lexer's memo entry of the statement text (FastLexer::NoEntry: none).
+  uint32_t Entry = FastLexer::NoEntry;
   std::string Key;     ///< entry rule + token types: the shape cache key
   /// The shape cache is a pure memo of a deterministic function (token types
   /// to tree), kept per thread so that repeated lint calls, e.g. a JIT
@@ -238,7 +241,7 @@ struct StatementParser::Impl {
   void lex(std::string_view StatementText, uint32_t Offset, size_t HeadSize = 0) {
     Base = Offset;
     Lexer.reset(StatementText); // tokens are offsets: no copy on a hit
-    Lexer.lexAll(Toks, HeadSize);
+    Toks = Lexer.lexStatement(Lexed, HeadSize, Entry);
   }
 
   /// Finds (or builds with ANTLR) the CST of the statement lex() read.
@@ -404,8 +407,14 @@ struct StatementParser::Impl {
   /// The item counts of the lists of the statement recogniseDirect()
   /// accepted, in the order they open; the next one to use.
   std::vector<uint32_t> ListSizes;
-  size_t NextList = 0;
-  uint32_t nextListSize() { return ListSizes[NextList++]; }
+  const uint32_t *NextList = nullptr;
+  uint32_t nextListSize() { return *NextList++; }
+  /// recogniseDirect()'s verdicts by lexer memo entry (the tokens, and so
+  /// the verdict, are the same for every statement of one entry): the
+  /// first of the entry's list sizes in KnownSizes, Declined, or Unknown.
+  static constexpr uint32_t Unknown = ~0u, Declined = ~0u - 1;
+  std::vector<uint32_t> KnownDirect;
+  std::vector<uint32_t> KnownSizes;
 };
 
 // --- what an operand means (both builders) -------------------------------------
@@ -800,12 +809,16 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   }
   I.OpcodeRange = range(Op);
   I.Opcode = text(I.OpcodeRange);
+  I.WordsContiguous = true;
   if (NumModifiers) {
     I.Modifiers.reserve(M.Nodes, NumModifiers);
+    uint32_t End = I.OpcodeRange.End;
     forChildren(Root, [&](uint32_t C) {
       if (node(C).Kind == CstKind::Modifier) {
         SourceRange R = range(C);
         I.Modifiers.push_back(M.Nodes, {text(R), R});
+        I.WordsContiguous &= R.Begin == End;
+        End = R.End;
       }
     });
   }
@@ -843,7 +856,7 @@ using L = PtxStatementLexer;
 /// size.
 class SubsetRecogniser {
 public:
-  SubsetRecogniser(const std::vector<FastLexer::Token> &Toks, std::vector<uint32_t> &Counts)
+  SubsetRecogniser(const FastLexer::TokenView &Toks, std::vector<uint32_t> &Counts)
       : Toks(Toks), Counts(Counts) {}
 
   bool instruction() {
@@ -924,16 +937,33 @@ private:
     return take(L::INT) || take(L::FLOAT); // '(' is declined
   }
 
-  const std::vector<FastLexer::Token> &Toks;
+  const FastLexer::TokenView &Toks;
   std::vector<uint32_t> &Counts;
   size_t P = 0;
 };
 } // namespace
 
 bool StatementParser::Impl::recogniseDirect() {
+  if (Entry != FastLexer::NoEntry) { // async-dense code: 89 % of statements
+    if (Entry >= KnownDirect.size())
+      KnownDirect.resize(Entry + 1, Unknown);
+    uint32_t &Known = KnownDirect[Entry];
+    if (Known == Unknown) {
+      ListSizes.clear();
+      Known = SubsetRecogniser(Toks, ListSizes).instruction() ? uint32_t(KnownSizes.size())
+                                                              : Declined;
+      if (Known != Declined)
+        KnownSizes.insert(KnownSizes.end(), ListSizes.begin(), ListSizes.end());
+    }
+    if (Known == Declined)
+      return false;
+    NextList = KnownSizes.data() + Known;
+    return true;
+  }
   ListSizes.clear();
-  NextList = 0;
-  return SubsetRecogniser(Toks, ListSizes).instruction();
+  bool Accepted = SubsetRecogniser(Toks, ListSizes).instruction();
+  NextList = ListSizes.data();
+  return Accepted;
 }
 
 void StatementParser::Impl::directUnary(uint32_t &P, Operand &O) {
@@ -1059,8 +1089,10 @@ bool StatementParser::Impl::buildDirect(Statement &S) {
   I.OpcodeRange = tokenRange(P, P);
   I.Opcode = text(I.OpcodeRange);
   uint32_t FirstModifier = ++P;
-  while (Toks[P].Type == L::MODIFIER)
-    ++P;
+  bool Contiguous = true;
+  for (; Toks[P].Type == L::MODIFIER; ++P)
+    Contiguous &= Toks[P].Start == Toks[P - 1].Stop + 1;
+  I.WordsContiguous = Contiguous;
   if (P > FirstModifier) {
     I.Modifiers.reserve(M.Nodes, P - FirstModifier);
     for (uint32_t K = FirstModifier; K < P; ++K) {
