@@ -24,7 +24,7 @@ InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
                                    CheckBuffers &Buffers,
                                    const std::vector<const spec::GroupSpec *> *Groups)
     : Ctx(Ctx), I(I), Spec(Spec), Function(Function), Quals(Buffers.Quals),
-      Spaces(Buffers.Spaces), Targets(Buffers.Targets) {
+      Spaces(Buffers.Spaces), Prefixes(Buffers.Prefixes), Targets(Buffers.Targets) {
   NameRange = I.OpcodeRange;
   if (NameWords)
     NameRange.End = I.Modifiers[NameWords - 1].Range.End;
@@ -76,7 +76,7 @@ const Symbol *InstructionCheck::symbol(std::string_view Name) const {
   for (unsigned K = 0; K < N; ++K)
     if (Looked[K].Name == Name.data() && Looked[K].Size == Name.size())
       return Looked[K].Sym;
-  const Symbol *S = Ctx.Symbols.lookup(Name, Function);
+  const Symbol *S = Ctx.Symbols.lookup(Name, Function, Prefixes);
   Looked[LookedCount++ % std::size(Looked)] = {Name.data(), Name.size(), S};
   return S;
 }
@@ -190,26 +190,45 @@ private:
 
   void checkInstruction(LintContext &Ctx, const Instruction &I,
                         int32_t Function, std::string_view Head) {
-    if (!spec::hasOpcode(I.Opcode))
-      return; // parsed for the flow rules only (ld.shared, bra, ...)
-    // A module repeats a few dozen heads thousands of times. A head is the
-    // opcode and the modifiers as written, so it determines the table entry;
-    // and the qualifier and target checks read the head alone (its words,
-    // the entry, the module's target and version): a head they passed once
-    // passes again, with the same form. Operands are checked every time.
-    bool Cacheable = I.spelledBy(Head);
+    // Instructions of one text (the parser's TextId) have one head: its
+    // entry is found once (async-dense code repeats whole statements).
+    HeadEntry **Known = nullptr;
+    if (I.TextId) {
+      if (I.TextId >= ByText.size())
+        ByText.resize(I.TextId + 1, nullptr);
+      Known = &ByText[I.TextId];
+      if (*Known == &NotInTables)
+        return;
+    }
+    bool Cacheable = Known && *Known;
     HeadEntry Uncached;
-    HeadEntry *E = &Uncached;
-    if (Cacheable) {
-      auto [It, New] = Entries.try_emplace(Head);
-      E = &It->second;
-      if (New) {
-        findEntry(I, *E);
-        for (size_t K = E->NameWords; E->Spec && K < I.Modifiers.size(); ++K)
-          E->Groups.push_back(spec::groupOf(*E->Spec, I.Modifiers[K].Text));
+    HeadEntry *E = Cacheable ? *Known : &Uncached;
+    if (!Cacheable) {
+      if (!spec::hasOpcode(I.Opcode)) {
+        if (Known)
+          *Known = &NotInTables;
+        return; // parsed for the flow rules only (ld.shared, bra, ...)
       }
-    } else {
-      findEntry(I, *E);
+      // A module repeats a few dozen heads thousands of times. A head is
+      // the opcode and the modifiers as written, so it determines the table
+      // entry; and the qualifier and target checks read the head alone (its
+      // words, the entry, the module's target and version): a head they
+      // passed once passes again, with the same form. Operands are checked
+      // every time.
+      Cacheable = I.spelledBy(Head);
+      if (Cacheable) {
+        auto [It, New] = Entries.try_emplace(Head);
+        E = &It->second;
+        if (New) {
+          findEntry(I, *E);
+          for (size_t K = E->NameWords; E->Spec && K < I.Modifiers.size(); ++K)
+            E->Groups.push_back(spec::groupOf(*E->Spec, I.Modifiers[K].Text));
+        }
+        if (Known)
+          *Known = E;
+      } else {
+        findEntry(I, *E);
+      }
     }
     if (!E->Spec) {
       if (I.Opcode == "cp") // every cp.* instruction is in the tables
@@ -250,6 +269,10 @@ private:
   CheckBuffers Buffers;
   /// Head text (into the module) -> what is known of it.
   std::unordered_map<std::string_view, HeadEntry, TextHash> Entries;
+  /// Instruction::TextId -> its head's entry in Entries, NotInTables, or
+  /// null (not seen yet, or its words are apart: no entry by head text).
+  std::vector<HeadEntry *> ByText;
+  HeadEntry NotInTables;
 
   static void reportUnknown(LintContext &Ctx, const Instruction &I) {
     SourceRange R = I.OpcodeRange;

@@ -39,6 +39,9 @@ struct CheckBuffers {
   std::vector<const Modifier *> Spaces;
   std::vector<Target> Targets; ///< the module's: filled once
   bool TargetsKnown = false;
+  /// The register prefixes looked up last (consecutive instructions name
+  /// registers of the same few declarations).
+  SymbolTable::PrefixMemo Prefixes;
 };
 
 struct InstructionCheck {
@@ -49,6 +52,7 @@ struct InstructionCheck {
   SourceRange NameRange;             ///< "cp.async.bulk.tensor"
   std::vector<Qualifier> &Quals;     ///< the rest, in source order
   std::vector<const Modifier *> &Spaces; ///< state spaces, in source order
+  SymbolTable::PrefixMemo &Prefixes;
   const spec::FormSpec *Form = nullptr;
   /// Groups already reported as wrong (not to be reported missing too).
   std::vector<const spec::GroupSpec *> Reported;
