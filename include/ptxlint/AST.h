@@ -102,6 +102,18 @@ public:
       regrow(A, Cap ? 2 * size_t(Cap) : 4);
     return *new (Data + Size++) T();
   }
+  /// A copy of this list in A, each element passed to Adjust once copied
+  /// (nested lists are shared until Adjust copies them too).
+  template <typename Fn> NodeList copyIn(NodeArena &A, Fn Adjust) const {
+    NodeList L;
+    if (Size) {
+      L.Data = static_cast<T *>(A.allocate(Size * sizeof(T)));
+      for (uint32_t K = 0; K < Size; ++K)
+        Adjust(*new (L.Data + K) T(Data[K]));
+      L.Size = L.Cap = Size;
+    }
+    return L;
+  }
 
 private:
   void regrow(NodeArena &A, size_t NewCap) {
@@ -173,6 +185,12 @@ struct Instruction {
   /// The opcode and modifiers are written contiguously (no space or comment
   /// between words): set by the parser, which sees them all once.
   bool WordsContiguous = false;
+  /// The parser's number for the statement's text, 0 if none: instructions
+  /// of one number have the same text, so the same head (what a pass finds
+  /// from the head alone it may keep by number instead of by head text).
+  uint32_t TextId = 0;
+  /// Its statement's index in Module::Statements.
+  uint32_t StatementIndex = 0;
 
   bool hasModifier(std::string_view M) const {
     for (const Modifier &X : Modifiers)
@@ -284,6 +302,10 @@ struct Module {
   std::deque<std::string> FunctionNames;
   std::vector<Symbol> Symbols;
   ModuleDirectives Directives;
+  /// The statements the scanner could not rule out of a full parse, in
+  /// order (mayNeedFullParse() in Parse/StatementFilter.h): selectForParse()
+  /// reads these instead of every statement, and consumes the list.
+  std::vector<uint32_t> ParseCandidates;
 };
 
 /// The function whose body, between its braces, holds a statement (its index

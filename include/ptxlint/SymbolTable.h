@@ -26,6 +26,24 @@ public:
   explicit SymbolTable(const Module &M,
                        const std::function<void(uint32_t)> &Passed = {});
   const Symbol *lookup(std::string_view Name, int32_t Function) const;
+
+  /// A caller's memo of the register prefixes it looked up last, by
+  /// function ("%r" of "%r17": the declaration %r<N>). The table keeps no
+  /// state of its own (passes share it).
+  struct PrefixMemo {
+    struct Entry {
+      const Symbol *Sym = nullptr;
+      int32_t Function = 0;
+      uint8_t Size = 0; ///< of Text; 0: unused
+      char Text[15] = {};
+    };
+    Entry Entries[4];
+    unsigned Next = 0;
+  };
+  /// lookup(), the prefix of a register found in Memo where it was looked
+  /// up before (its search was most of a lookup: most names a pass looks up
+  /// are registers of a few prefixes).
+  const Symbol *lookup(std::string_view Name, int32_t Function, PrefixMemo &Memo) const;
   /// The first bytes of the names declared in the .reg space: a name that
   /// starts otherwise is no register symbol, known without a lookup.
   /// Recorded as the table is built, while the text is in memory (reading
@@ -40,14 +58,17 @@ private:
   const Symbol *find(std::string_view Name, uint32_t Hash, int32_t Function,
                      bool DigitEnded) const;
   static uint32_t hash(std::string_view Name);
+  /// Whether Function's scope (-1: the module's) may hold a name ending in
+  /// a digit of DigitNames bit Bit.
+  bool mayHoldDigitName(int32_t Function, uint64_t Bit) const;
   const Module &M;
   struct Scope {
     uint32_t Offset = 0; ///< first slot
     uint32_t Mask = 0;   ///< slots - 1; no slots when Size is 0
     uint32_t Size = 0;
-    /// One bit (of the hash's top six) per name ending in a digit: most
-    /// scopes have few (parameters "..._param_0"), and the names looked up
-    /// most, registers of %r<N>, end in digits and are not declared so.
+    /// A bit per name ending in a digit (see digitNameBit): the names
+    /// looked up most, registers of %r<N>, end in digits and are not
+    /// declared so, and a lookup skips a scope without their bit.
     uint64_t DigitNames = 0;
   };
   std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)

@@ -2,6 +2,10 @@
 
 #include "ptxlint/SymbolTable.h"
 
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+
 namespace ptxlint {
 
 uint32_t SymbolTable::hash(std::string_view Name) {
@@ -14,8 +18,31 @@ uint32_t SymbolTable::hash(std::string_view Name) {
 namespace {
 bool isDigit(char C) { return C >= '0' && C <= '9'; }
 
-/// The bit of a name ending in a digit in its scope's DigitNames.
-uint64_t digitNameBit(uint32_t Hash) { return uint64_t(1) << (Hash >> 26); }
+/// The bit of a name ending in a digit in its scope's DigitNames: by its
+/// first byte and size, which set registers ("%r17") apart from the
+/// mangled names ending in digits (shared variables "..._c0f0", parameters
+/// "..._param_0") that a module declares by the thousand.
+uint64_t digitNameBit(std::string_view Name) {
+  uint32_t Key = uint32_t(uint8_t(Name[0])) << 8 | uint32_t(std::min<size_t>(Name.size(), 255));
+  return uint64_t(1) << ((Key * 0x9E3779B1u) >> 26);
+}
+
+/// S if it declares Name's register: S is Name's prefix [0, E) declared as
+/// %prefix<N>, and Name's digits a number below N, written without a
+/// leading zero ("%r07" is not a member of %r<N>).
+const Symbol *inRange(const Symbol *S, std::string_view Name, size_t E) {
+  if (!S || S->RangeCount == 0)
+    return nullptr;
+  unsigned long long N = 0;
+  for (size_t K = E; K < Name.size(); ++K) {
+    N = N * 10 + unsigned(Name[K] - '0');
+    if (N > S->RangeCount)
+      return nullptr;
+  }
+  if (Name.size() - E > 1 && Name[E] == '0')
+    return nullptr;
+  return N < S->RangeCount ? S : nullptr;
+}
 
 /// Names of equal size: the last byte first (names of one scope share
 /// prefixes, "%r", "_ZZ...", and differ at their ends), short ones in line
@@ -69,7 +96,7 @@ SymbolTable::SymbolTable(const Module &M,
       continue;
     uint32_t H = hash(S.Name);
     if (!S.Name.empty() && isDigit(S.Name.back()))
-      Sc->DigitNames |= digitNameBit(H);
+      Sc->DigitNames |= digitNameBit(S.Name);
     for (uint32_t P = H & Sc->Mask;; P = (P + 1) & Sc->Mask) {
       uint32_t &Slot = Slots[Sc->Offset + P];
       if (!Slot) {
@@ -91,7 +118,7 @@ SymbolTable::find(std::string_view Name, uint32_t Hash, int32_t Function,
   if (X >= Scopes.size() || !Scopes[X].Size)
     return nullptr;
   const Scope &Sc = Scopes[X];
-  if (DigitEnded && !(Sc.DigitNames & digitNameBit(Hash)))
+  if (DigitEnded && !(Sc.DigitNames & digitNameBit(Name)))
     return nullptr;
   for (uint32_t P = Hash & Sc.Mask;; P = (P + 1) & Sc.Mask) {
     uint32_t Slot = Slots[Sc.Offset + P];
@@ -129,18 +156,37 @@ const Symbol *SymbolTable::lookup(std::string_view Name, int32_t Function) const
     return S;
   if (E == Name.size() || E == 0)
     return nullptr;
-  const Symbol *S = lookupExact(Name.substr(0, E), PrefixHash, Function, false);
-  if (!S || S->RangeCount == 0)
-    return nullptr;
-  unsigned long long N = 0;
-  for (size_t K = E; K < Name.size(); ++K) {
-    N = N * 10 + unsigned(Name[K] - '0');
-    if (N > S->RangeCount)
-      return nullptr;
-  }
-  if (Name.size() - E > 1 && Name[E] == '0')
-    return nullptr; // "%r07" is not a member of %r<N>
-  return N < S->RangeCount ? S : nullptr;
+  return inRange(lookupExact(Name.substr(0, E), PrefixHash, Function, false), Name, E);
+}
+
+bool SymbolTable::mayHoldDigitName(int32_t Function, uint64_t Bit) const {
+  size_t X = size_t(int64_t(Function) + 1);
+  return X < Scopes.size() && Scopes[X].Size && (Scopes[X].DigitNames & Bit);
+}
+
+const Symbol *SymbolTable::lookup(std::string_view Name, int32_t Function,
+                                  PrefixMemo &Memo) const {
+  size_t E = Name.size();
+  while (E > 0 && isDigit(Name[E - 1]))
+    --E;
+  // Only where no scope may hold the name itself does it come down to its
+  // prefix alone.
+  uint64_t Bit = E < Name.size() ? digitNameBit(Name) : 0;
+  if (E == Name.size() || E == 0 || E > sizeof(PrefixMemo::Entry::Text) ||
+      mayHoldDigitName(Function, Bit) || (Function >= 0 && mayHoldDigitName(-1, Bit)))
+    return lookup(Name, Function);
+  for (const PrefixMemo::Entry &X : Memo.Entries)
+    if (X.Size == E && X.Function == Function &&
+        std::equal(X.Text, X.Text + E, Name.data())) // a few bytes: no call
+      return inRange(X.Sym, Name, E);
+  std::string_view Prefix = Name.substr(0, E);
+  const Symbol *S = lookupExact(Prefix, hash(Prefix), Function, false);
+  PrefixMemo::Entry &X = Memo.Entries[Memo.Next++ % std::size(Memo.Entries)];
+  X.Sym = S;
+  X.Function = Function;
+  X.Size = uint8_t(E);
+  std::memcpy(X.Text, Name.data(), E);
+  return inRange(S, Name, E);
 }
 
 } // namespace ptxlint

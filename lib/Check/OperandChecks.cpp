@@ -658,19 +658,22 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
   // same-width register of another type (a .f32 coordinate) then passes.
   // Led by an immediate ({0, %r1, %rd2}), a vector skips that check in
   // ptxas 13.0: any register type then passes next to an accepted one.
-  unsigned Width = S.ElemRegs.empty() ? 0 : typeBits(S.ElemRegs.front());
-  bool ImmediateFirst =
-      !Vec.Elements.empty() &&
-      Vec.Elements.front().Kind == OperandKind::Immediate &&
-      std::any_of(Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
-        return C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E));
-      });
-  bool AnyAccepted = std::any_of(
-      Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
-        return (E.Kind == OperandKind::Immediate && S.ElemImm) ||
-               (C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E)));
-      });
-  auto Name = [&] { // built only for a report
+  // Found only for a report (most vectors have none).
+  auto Width = [&] { return S.ElemRegs.empty() ? 0 : typeBits(S.ElemRegs.front()); };
+  auto ImmediateFirst = [&] {
+    return !Vec.Elements.empty() &&
+           Vec.Elements.front().Kind == OperandKind::Immediate &&
+           std::any_of(Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
+             return C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E));
+           });
+  };
+  auto AnyAccepted = [&] {
+    return std::any_of(Vec.Elements.begin(), Vec.Elements.end(), [&](const Operand &E) {
+      return (E.Kind == OperandKind::Immediate && S.ElemImm) ||
+             (C.isRegister(E) && regAccepted(S.ElemRegs, C.registerType(E)));
+    });
+  };
+  auto Name = [&] {
     return std::string("each ") + What + " of '" + std::string(S.Name) + "'";
   };
   for (const Operand &E : Vec.Elements) {
@@ -685,10 +688,10 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
       // except where the form is narrow on this target.
       bool PredCoord = Type == ".pred" && std::string_view(What) == "coordinate" &&
                        !narrowHere(C);
-      if (AnyAccepted && !E.Negated &&
-          ((typeBits(Type) == Width && Width != 0) || PredCoord || ImmediateFirst))
+      if (AnyAccepted() && !E.Negated &&
+          ((typeBits(Type) == Width() && Width() != 0) || PredCoord || ImmediateFirst()))
         C.report(rules::OperandNotDocumented, E.Range,
-                 Msg + (ImmediateFirst && typeBits(Type) != Width
+                 Msg + (ImmediateFirst() && typeBits(Type) != Width()
                             ? " (ptxas 13.0 accepts it in a vector that "
                               "starts with an immediate)"
                             : " (ptxas 13.0 accepts it next to an integer one)"))

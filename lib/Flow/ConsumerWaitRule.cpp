@@ -669,10 +669,6 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     return;
   BarrierFacts &Facts = C.barriers();
   auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
-  BarrierArrays Arr;
-  for (uint32_t K : FF.RoleInsts)
-    if (FF.Insts[K].Op.MbarOp >= 0)
-      Arr.add(BarrierOf(K));
   // The full-barrier classes: what fills signal.
   std::vector<Form> Full;
   std::vector<uint32_t> FirstFill;
@@ -739,6 +735,13 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   }
   if (Pairs.empty())
     return;
+  // The barrier arrays, from every mbarrier operation's form (found only
+  // now: most functions bind no pair, and the forms of their arrives and
+  // inits are not asked for).
+  BarrierArrays Arr;
+  for (uint32_t K : RI)
+    if (FF.Insts[K].Op.MbarOp >= 0)
+      Arr.add(BarrierOf(K));
   // Where fills write (cp.async handed to a barrier: the cp.async
   // destinations): a read of another shared symbol (a TMEM address, a
   // scheduler's flag) cannot see a fill's bytes.

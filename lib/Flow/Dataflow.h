@@ -112,7 +112,12 @@ private:
 /// visits each block about once, and a heap step cost more than a visit).
 class BlockQueue {
 public:
-  explicit BlockQueue(size_t NB) : Bits((NB + 63) / 64, 0) {}
+  explicit BlockQueue(size_t NB = 0) : Bits((NB + 63) / 64, 0) {}
+  /// Empties the queue for a function of NB blocks (keeping the buffer).
+  void reset(size_t NB) {
+    Bits.assign((NB + 63) / 64, 0);
+    Low = 0;
+  }
   /// Queues B unless it is queued already.
   void push(uint32_t B) {
     Bits[B >> 6] |= uint64_t(1) << (B & 63);
@@ -136,6 +141,11 @@ private:
   size_t Low = 0;
 };
 
+/// A solve whose block states take at most this many bytes (a small
+/// function's) works in buffers its thread keeps from one function to the
+/// next (solveForward).
+constexpr size_t KeptStateBytes = 16384;
+
 /// Solves forward from block 0 with Entry, then replays every reached block
 /// with Report = true. Transfer(BlockIndex, State &, bool Report);
 /// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
@@ -152,15 +162,32 @@ bool solveForward(const FlowFunction &FF, const State &Entry,
   size_t NB = FF.Blocks.size();
   if (NB == 0)
     return true;
-  // Only reached blocks' states are read (Reached guards the join), so the
-  // others stay empty. S and Copy are reused across visits: assignment keeps
-  // their buffers, where a fresh copy per visit was most of the rules' time
-  // in large kernels (malloc/free).
-  std::vector<State> In(NB);
+  // Only reached blocks' states are read (Reached guards the join: a block
+  // is assigned its first state), so the others are left as they are. The
+  // states, S and Copy are reused across visits: assignment keeps their
+  // buffers, where fresh ones per visit were most of the rules' time in
+  // large kernels (malloc/free). A small function's are the thread's, kept
+  // from the last small function the rule analysed: allocating them was
+  // much of a small function's cost (async-dense's 840). A large kernel's
+  // are its own (kept, every rule's would add to the peak).
+  struct Scratch {
+    std::vector<State> In;
+    State S, Copy;
+    std::vector<char> Reached;
+    BlockQueue Work;
+  };
+  static thread_local Scratch Kept;
+  Scratch Own;
+  Scratch &W = NB * sizeof(State) <= KeptStateBytes ? Kept : Own;
+  std::vector<State> &In = W.In;
+  State &S = W.S, &Copy = W.Copy;
+  std::vector<char> &Reached = W.Reached;
+  BlockQueue &Work = W.Work;
+  if (In.size() < NB)
+    In.resize(NB);
   In[0] = Entry;
-  State S, Copy;
-  std::vector<char> Reached(NB, 0);
-  BlockQueue Work(NB);
+  Reached.assign(NB, 0);
+  Work.reset(NB);
   Reached[0] = 1;
   Work.push(0);
   size_t Steps = 0, Budget = 64 * NB + 4096;

@@ -117,7 +117,7 @@ constexpr RolePrefixes RolePrefix;
 /// Other), from its head: most instructions are arithmetic, and splitting
 /// their head into qualifiers would be wasted. Runs for every instruction,
 /// hence a table lookup and integer compares rather than string compares.
-bool mayHaveRole(std::string_view Head) {
+[[gnu::always_inline]] inline bool mayHaveRole(std::string_view Head) {
   if (Head.size() < 2 || !RolePrefix.has(Head))
     return false;
   uint64_t W = packWord(Head);
@@ -558,28 +558,31 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
     return;
   }
   // Of the instructions the rules do not read, nothing is decoded now:
-  // computeValues() reads the registers they define (scanDest) and decodes
+  // build() reads the registers they define (scanDest), computeValues() decodes
   // those that compute an address or a constant the rules need. Loads are
   // a third of a tiled kernel and rules rarely need their operands:
   // operand() decodes them on request.
   I.Partial = I.Op.Kind == OpKind::Other || deferredDecode(I.Op);
   if (!I.Partial)
-    decodeOperands(I, S, OpPool);
+    decodeOperands(I, S);
 }
 
 void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
   I.Op = classifyMemo(I.Head, &P);
-  I.OpOff = uint32_t(OpPool.size());
+  std::vector<Opnd> &Pool = Operands.room(P.Operands.size());
+  size_t At = Pool.size();
   for (const Operand &A : P.Operands)
-    fromAst(A, OpPool.emplace_back());
-  I.Ops = {OpPool.data() + I.OpOff, uint32_t(P.Operands.size())};
+    fromAst(A, Pool.emplace_back());
+  I.Ops = {Pool.data() + At, uint32_t(P.Operands.size())};
 }
 
-void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S,
-                                  std::vector<Opnd> &Pool) const {
-  I.OpOff = uint32_t(Pool.size());
+void FlowFunction::decodeOperands(const FlowInst &I, const Statement &S) const {
+  // A chunk with room for as many operands as the text can hold, so that
+  // it never grows past its capacity (never moves).
+  std::vector<Opnd> &Pool = Operands.room(maxOperandCount(S));
+  size_t At = Pool.size();
   decodeOperandText(M.Text, S, regNameTest(), VecNames, Pool);
-  I.Ops = {Pool.data() + I.OpOff, uint32_t(Pool.size() - I.OpOff)};
+  I.Ops = {Pool.data() + At, uint32_t(Pool.size() - At)};
 }
 
 std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
@@ -590,9 +593,20 @@ std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
   return O;
 }
 
-void FlowFunction::fixOps() {
-  for (FlowInst &I : Insts)
-    I.Ops.B = OpPool.data() + I.OpOff;
+void FlowFunction::forgetRegisters() {
+  RegIndex = NameTable();
+  RegNames = {};
+  Defs = {};
+}
+
+void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
+  uint32_t K = uint32_t(Insts.size() - 1);
+  RoleInsts.push_back(K);
+  if (Kd == OpKind::Branch)
+    Lists.BranchScope.push_back({K, Scope});
+  if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
+      Kd == OpKind::Trap || Kd == OpKind::BranchIndirect)
+    Lists.Leaders.push_back(K + 1); // the next instruction starts a block
 }
 
 void FlowFunction::build() {
@@ -606,13 +620,44 @@ void FlowFunction::build() {
   LabelTable Labels;
   std::vector<uint32_t> ScopeParent{0}; // scope 0: the function body
   uint32_t Scope = 0;
-  std::vector<uint32_t> ScopeOf;        // per instruction
+  BlockLists Lists;
+  Lists.Leaders.reserve(64);
+  Lists.BranchScope.reserve(64);
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
-  std::vector<char> Leader(NumStatements + 1, 0); // per instruction
   Insts.reserve(NumStatements);
-  ScopeOf.reserve(NumStatements);
-  OpPool.reserve(NumStatements);
-  const Opnd *PoolAt = OpPool.data();
+  // The registers each instruction defines are interned as it is read: ids
+  // in the order of first definition, which PathConditions' atoms and the
+  // base ids follow.
+  Defs.reserve(NumStatements);
+  RegNames.reserve(NumStatements);
+  RegIndex.reservePacked(NumStatements);
+  std::vector<std::string_view> DestNames; // scanDest()'s, reused
+  // Inline (called from three places, which GCC would not do itself): once
+  // per instruction.
+  auto Define = [&](std::string_view Name) __attribute__((always_inline)) {
+    if (Name.empty())
+      return;
+    int32_t Next = int32_t(RegNames.size());
+    auto [Id, New] = NameTable::packable(Name) // inline: once per instruction
+                         ? RegIndex.insertPacked(NameTable::pack(Name), Next)
+                         : RegIndex.insert(Name, Next);
+    if (New)
+      RegNames.push_back(Name);
+    Defs.push_back({uint32_t(Insts.size() - 1), Id});
+  };
+  // An instruction decode() left Partial: its destination from the text.
+  auto DefineFromText = [&](const Statement &S) __attribute__((always_inline)) {
+    std::string_view Name;
+    if (scanShortDest(M.Text, S, Name)) {
+      Define(Name); // the common case, read without splitting
+      return;
+    }
+    DestNames.clear();
+    scanDest(M.Text, S, DestNames);
+    for (std::string_view Name : DestNames)
+      Define(Name);
+  };
+  const char *Text = M.Text.data();
   uint32_t End = std::min(F.EndStatement, uint32_t(M.Statements.size()));
   for (uint32_t K = F.FirstStatement; K < End; ++K) {
     const Statement &S = M.Statements[K];
@@ -625,54 +670,68 @@ void FlowFunction::build() {
       } else if (S.Kind == StatementKind::Label) {
         if (!Labels.insert(S.head(M.Text), Scope, uint32_t(Insts.size())))
           Analyzable = false; // the same label twice in one scope
-        Leader[Insts.size()] = 1;
+        Lists.Leaders.push_back(uint32_t(Insts.size()));
       }
       continue;
     }
     FlowInst &I = Insts.emplace_back();
     I.Stmt = K;
-    decode(I, S);
-    ScopeOf.push_back(Scope);
-    OpKind Kd = I.Op.Kind;
-    KindCount[size_t(Kd)]++;
-    if (Kd == OpKind::Other)
+    std::string_view Head = S.head(M.Text);
+    if (S.ParsedIndex == -1 && Text[S.Range.Begin] != '@' && !mayHaveRole(Head)) {
+      // Most of a kernel (arithmetic, moves, conversions): what decode()
+      // gives an unparsed, unguarded instruction of no role, in place.
+      I.Range = S.Range;
+      I.Head = Head;
+      I.Partial = true;
+      KindCount[size_t(OpKind::Other)]++;
+      DefineFromText(S);
       continue;
-    RoleInsts.push_back(uint32_t(Insts.size() - 1));
-    if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
-        Kd == OpKind::Trap || Kd == OpKind::BranchIndirect)
-      Leader[Insts.size()] = 1; // the next instruction starts a block
+    }
+    decode(I, S);
+    if (I.Partial) {
+      DefineFromText(S);
+    } else if (!I.Ops.empty()) {
+      const Opnd &D = I.Ops[0];
+      if (D.K == Opnd::Reg && !D.Negated)
+        Define(D.Name);
+      else if (D.K == Opnd::Vec)
+        for (std::string_view R : D.Regs)
+          Define(R);
+    }
+    KindCount[size_t(I.Op.Kind)]++;
+    if (I.Op.Kind != OpKind::Other)
+      noteRole(I.Op.Kind, Scope, Lists);
   }
-  if (OpPool.data() != PoolAt)
-    fixOps(); // the pool grew past its reserve and moved
   if (has(OpKind::BranchIndirect))
     Analyzable = false;
-  if (!Analyzable)
+  if (!Analyzable) {
+    forgetRegisters();
     return;
-  uint32_t N = uint32_t(Insts.size());
-  Leader.resize(N + 1, 0);
-  Leader[0] = 1;
-  // Blocks: [leader, next leader). A label at the very end gets an empty
-  // block so branches to it have somewhere to go.
-  std::vector<uint32_t> &BlockOf = InstBlock;
-  BlockOf.assign(N + 1, 0);
-  for (uint32_t K = 0; K < N; ++K) {
-    if (Leader[K]) {
-      if (!Blocks.empty())
-        Blocks.back().End = K;
-      Block B;
-      B.Begin = K;
-      Blocks.push_back(B);
-    }
-    BlockOf[K] = uint32_t(Blocks.size() - 1);
   }
-  if (!Blocks.empty())
-    Blocks.back().End = N;
+  uint32_t N = uint32_t(Insts.size());
+  // Blocks: [leader, next leader), the first at 0. A label at the very end
+  // gets an empty block so branches to it have somewhere to go.
+  std::vector<uint32_t> &BlockOf = InstBlock;
+  BlockOf.resize(N + 1);
+  std::vector<uint32_t> &Leaders = Lists.Leaders;
+  Leaders.push_back(N); // ends the last block
+  for (uint32_t L = 0, Begin = 0; L < Leaders.size(); ++L) {
+    if (Leaders[L] <= Begin)
+      continue; // 0, or a leader twice (a label after a branch)
+    Block B;
+    B.Begin = Begin;
+    B.End = Leaders[L];
+    std::fill(BlockOf.begin() + Begin, BlockOf.begin() + B.End, uint32_t(Blocks.size()));
+    Blocks.push_back(B);
+    Begin = B.End;
+  }
   if (Blocks.empty() || Labels.anyAt(N)) {
     Block B;
     B.Begin = B.End = N;
     Blocks.push_back(B);
   }
   BlockOf[N] = uint32_t(Blocks.size() - 1);
+  size_t BranchAt = 0;
   for (uint32_t B = 0; B < Blocks.size(); ++B) {
     Block &Bl = Blocks[B];
     bool HasNext = B + 1 < Blocks.size();
@@ -690,7 +749,10 @@ void FlowFunction::build() {
     case OpKind::Branch: {
       const Opnd *T = Last.op(0);
       int64_t Target = -1;
-      for (uint32_t Sc = ScopeOf[Bl.End - 1]; T && Target < 0;) {
+      // Every branch ends a block: BranchScope's are met in order.
+      while (Lists.BranchScope[BranchAt].first != Bl.End - 1)
+        ++BranchAt;
+      for (uint32_t Sc = Lists.BranchScope[BranchAt].second; T && Target < 0;) {
         Target = Labels.find(T->Name, Sc);
         if (Sc == 0)
           break;
@@ -698,6 +760,7 @@ void FlowFunction::build() {
       }
       if (Target < 0) {
         Analyzable = false;
+        forgetRegisters();
         return;
       }
       Bl.Succs.push_back(BlockOf[size_t(Target)]);
@@ -773,7 +836,7 @@ Val FlowFunction::operandVal(const Opnd &O) const {
         O.ValBase = baseFor(O.Name, true);
       return Val{Val::Ptr, O.ValBase, true, 0};
     }
-    return RegVals[size_t(Id)]; // may be Undef during the fixpoint
+    return sliceReg(Id).V; // in the slice; may be Undef during the fixpoint
   }
   case Opnd::Sym:
     if (O.ValBase < 0)
@@ -900,7 +963,7 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
   // The others' forms are final once their operands' are known.
   if (V.K == Val::Undef)
     return V;
-  if (RegDefs[size_t(Reg)] > 1) {
+  if (defCount(Reg) > 1) {
     V.F = Form();
     return V;
   }
@@ -917,8 +980,8 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
 Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   const Val Unknown{Val::Unknown, -1, false, 0};
   Val Self = Unknown;
-  if (RegDefs[size_t(Reg)] == 1) {
-    int32_t &B = RegSelfBase[size_t(Reg)];
+  if (defCount(Reg) == 1) {
+    int32_t &B = sliceReg(Reg).SelfBase;
     if (B < 0)
       B = selfBase(Reg);
     Self = Val{Val::Ptr, B, true, 0};
@@ -993,54 +1056,11 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
 }
 
 void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
-  Defs.reserve(Insts.size());
-  std::vector<std::string_view> DestNames; // scanDest()'s, reused
-  auto Define = [&](uint32_t K, std::string_view Name) {
-    if (Name.empty())
-      return;
-    int32_t Next = int32_t(RegNames.size());
-    auto [Id, New] = NameTable::packable(Name) // inline: once per instruction
-                         ? RegIndex.insertPacked(NameTable::pack(Name), Next)
-                         : RegIndex.insert(Name, Next);
-    if (New)
-      RegNames.push_back(Name);
-    Defs.push_back({K, Id});
-  };
-  RegNames.reserve(Insts.size());
-  RegIndex.reservePacked(Insts.size());
-  const Statement *Stmts = M.Statements.data();
-  for (uint32_t K = 0, N = uint32_t(Insts.size()); K < N; ++K) {
-    const FlowInst &I = Insts[K];
-    if (I.Partial) {
-      const Statement &S = Stmts[I.Stmt];
-      std::string_view Name;
-      if (scanShortDest(M.Text, S, Name)) {
-        Define(K, Name); // the common case, read without splitting
-        continue;
-      }
-      DestNames.clear();
-      scanDest(M.Text, S, DestNames);
-      for (std::string_view Name : DestNames)
-        Define(K, Name);
-      continue;
-    }
-    if (I.Ops.empty())
-      continue;
-    const Opnd &D = I.Ops[0];
-    if (D.K == Opnd::Reg && !D.Negated)
-      Define(K, D.Name);
-    else if (D.K == Opnd::Vec)
-      for (std::string_view R : D.Regs)
-        Define(K, R);
-  }
-  RegVals.assign(RegNames.size(), Val{});
-  RegSelfBase.assign(RegNames.size(), -1);
   // The definitions of each register: DefOf[DefStart[R] .. DefStart[R + 1]).
   DefStart.assign(RegNames.size() + 1, 0);
   DefOf.resize(Defs.size());
   for (const Def &D : Defs)
     DefStart[size_t(D.Reg) + 1]++;
-  RegDefs.assign(DefStart.begin() + 1, DefStart.end());
   for (size_t R = 0; R < RegNames.size(); ++R)
     DefStart[R + 1] += DefStart[R];
   {
@@ -1052,7 +1072,8 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   // size, a mask, a count) are evaluated: a backward slice from those
   // operands through mov/cvta/cvt/add/sub/mad. Deferred loads are not in
   // it: their addresses are evaluated if a rule asks (demand()).
-  InSlice.assign(RegNames.size(), 0);
+  SliceOf.assign(RegNames.size(), -1);
+  Slice.reserve(std::min<size_t>(RegNames.size(), 64));
   std::vector<int32_t> Seeds;
   for (uint32_t K : RoleInsts) { // the others are all Partial
     const FlowInst &I = Insts[K];
@@ -1079,11 +1100,11 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   // A register that owns a base is killed by its definitions: facts keyed on
   // its old value do not hold for the new one.
   for (const Def &D : Defs) {
-    if (!InSlice[size_t(D.Reg)])
+    if (!inSlice(D.Reg))
       continue;
     // Register bases of defined registers are made only by evalDef() (the
     // others are for undefined names), which memoises them here.
-    int32_t B = RegSelfBase[size_t(D.Reg)];
+    int32_t B = sliceReg(D.Reg).SelfBase;
     if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register) {
       Insts[D.Inst].KillsBase = B;
       if (Kills.empty() || Kills.back() != D.Inst)
@@ -1098,8 +1119,8 @@ inline void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work)
   if (!((O.K == Opnd::Reg && !O.Negated) || (O.K == Opnd::Addr && O.BaseIsReg)))
     return;
   int32_t Id = regIdOf(O);
-  if (Id >= 0 && !InSlice[size_t(Id)]) {
-    InSlice[size_t(Id)] = 1;
+  if (Id >= 0 && !inSlice(Id)) {
+    addToSlice(Id);
     Work.push_back(Id);
   }
 }
@@ -1107,15 +1128,7 @@ inline void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work)
 void FlowFunction::ensureDecoded(const FlowInst &I) const {
   if (!I.Partial)
     return;
-  // Not into OpPool: rules hold pointers into it while they ask for values.
-  // Straight into a chunk of LateOps with room for as many operands as the
-  // text can hold, so that the chunk never grows past its capacity (never
-  // moves): one allocation per 1024 operands, no copy.
-  const Statement &S = M.Statements[I.Stmt];
-  size_t Most = maxOperandCount(M.Text, S);
-  if (LateOps.empty() || LateOps.back().capacity() - LateOps.back().size() < Most)
-    LateOps.emplace_back().reserve(std::max<size_t>(1024, Most));
-  decodeOperands(I, S, LateOps.back());
+  decodeOperands(I, M.Statements[I.Stmt]);
   I.Partial = false;
 }
 
@@ -1148,7 +1161,7 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
     Bases.reserve(std::max(Need, 2 * Bases.capacity()));
   // A definition is evaluated again only when a register it reads changed
   // since: otherwise it would give its last value again. The
-  // registers each one reads: a list per register through EvalUserHead
+  // registers each one reads: a list per register through its UserHead
   // (reset on the way out). A base that becomes a cvta'd pointer changes
   // what Symbolic() says of values with that base; until then only its own
   // register holds it (evalValue() passes on symbolic bases alone), and
@@ -1156,19 +1169,20 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   size_t ND = NewDefs.size();
   std::vector<char> &Dirty = EvalDirty;
   Dirty.assign(ND, 1);
-  if (EvalUserHead.size() < RegNames.size())
-    EvalUserHead.resize(RegNames.size(), -1);
   std::vector<std::pair<uint32_t, int32_t>> &Users = EvalUsers; // (position, next)
   Users.clear();
   for (uint32_t P = 0; P < ND; ++P) {
     const FlowInst &I = Insts[Defs[NewDefs[P]].Inst];
     for (size_t K = 1; K < I.Ops.size(); ++K) {
       const Opnd &O = I.Ops[K];
+      // (A register outside the slice never changes here: the operands
+      // of definitions that compute nothing from them.)
       int32_t R = O.K == Opnd::Reg && !O.Negated ? regIdOf(O) : -1;
-      if (R < 0)
+      if (R < 0 || !inSlice(R))
         continue;
-      Users.push_back({P, EvalUserHead[size_t(R)]});
-      EvalUserHead[size_t(R)] = int32_t(Users.size() - 1);
+      int32_t &Head = sliceReg(R).UserHead;
+      Users.push_back({P, Head});
+      Head = int32_t(Users.size() - 1);
     }
   }
   // The registers of earlier slices are final, so a fixpoint over the new
@@ -1187,11 +1201,12 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
       Val V = evalDef(Insts[D.Inst], D.Reg);
       if (V.K == Val::Undef)
         continue;
-      Val J = joinVal(RegVals[size_t(D.Reg)], V);
-      if (J != RegVals[size_t(D.Reg)]) {
-        RegVals[size_t(D.Reg)] = J;
+      SliceReg &SR = sliceReg(D.Reg);
+      Val J = joinVal(SR.V, V);
+      if (J != SR.V) {
+        SR.V = J;
         Changed = true;
-        for (int32_t U = EvalUserHead[size_t(D.Reg)]; U >= 0; U = Users[size_t(U)].second)
+        for (int32_t U = SR.UserHead; U >= 0; U = Users[size_t(U)].second)
           Dirty[Users[size_t(U)].first] = 1;
       }
     }
@@ -1199,19 +1214,19 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   for (uint32_t P = 0; P < ND; ++P) {
     const FlowInst &I = Insts[Defs[NewDefs[P]].Inst];
     for (size_t K = 1; K < I.Ops.size(); ++K)
-      if (I.Ops[K].K == Opnd::Reg && I.Ops[K].RegId >= 0)
-        EvalUserHead[size_t(I.Ops[K].RegId)] = -1;
+      if (I.Ops[K].K == Opnd::Reg && I.Ops[K].RegId >= 0 && inSlice(I.Ops[K].RegId))
+        sliceReg(I.Ops[K].RegId).UserHead = -1;
   }
   if (Changed) // not settled: these registers are unknown
     for (int32_t R : NewRegs)
-      RegVals[size_t(R)] = Val{Val::Unknown, -1, false, 0};
+      sliceReg(R).V = Val{Val::Unknown, -1, false, 0};
   return !Changed;
 }
 
 void FlowFunction::demand(int32_t Reg) const {
-  if (InSlice[size_t(Reg)])
+  if (inSlice(Reg))
     return;
-  InSlice[size_t(Reg)] = 1;
+  addToSlice(Reg);
   evaluate({Reg});
 }
 
@@ -1248,7 +1263,7 @@ AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
   if (Id >= 0)
     demand(Id);
   Val V = Id < 0 ? Val{Val::Ptr, baseFor(O->Name, true), true, 0}
-                 : RegVals[size_t(Id)];
+                 : sliceReg(Id).V;
   if (V.K != Val::Ptr)
     return K;
   K.Base = V.Base;
@@ -1290,7 +1305,7 @@ Form FlowFunction::regForm(int32_t Id, uint32_t At, unsigned Depth) const {
         .value_or(Form());
   }
   demand(Id);
-  const Val &V = RegVals[size_t(Id)];
+  const Val &V = sliceReg(Id).V;
   return V.K == Val::Undef ? Form() : V.F;
 }
 
@@ -1301,7 +1316,7 @@ AddrKey FlowFunction::pointerIn(const Opnd *O) const {
   if (Id < 0)
     return AddrKey();
   demand(Id);
-  const Val &V = RegVals[size_t(Id)];
+  const Val &V = sliceReg(Id).V;
   return V.K == Val::Ptr ? AddrKey(V.Base, V.OffKnown, V.Off) : AddrKey();
 }
 
@@ -1368,9 +1383,9 @@ std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
       int32_t Id = regIdOf(*O);
       if (Id >= 0)
         demand(Id);
-      if (Id >= 0 && RegVals[size_t(Id)].K == Val::Const) {
+      if (Id >= 0 && sliceReg(Id).V.K == Val::Const) {
         O->MemoHasConst = true;
-        O->MemoVal = RegVals[size_t(Id)].Off;
+        O->MemoVal = sliceReg(Id).V.Off;
       }
     }
   }

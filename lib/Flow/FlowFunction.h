@@ -26,6 +26,7 @@
 #include "ptxlint/AST.h"
 #include "ptxlint/SymbolTable.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -102,7 +103,7 @@ struct Opnd {
   mutable int32_t ValBase = -1; ///< operandVal(): base of a symbol or undefined register
 };
 
-/// An instruction's operands: a slice of FlowFunction's operand pool (no
+/// An instruction's operands: a run of FlowFunction's operand pool (no
 /// allocation per instruction).
 struct OpndSpan {
   const Opnd *B = nullptr;
@@ -125,7 +126,6 @@ struct FlowInst {
   AsyncOp Op;
   SourceRange Range;
   uint32_t Stmt = 0;
-  mutable uint32_t OpOff = 0; ///< Ops: offset in the pool that holds them
   int32_t KillsBase = -1; ///< base id whose register this defines
   bool GuardNeg = false;
   mutable bool Partial = false; ///< operands not decoded yet
@@ -506,16 +506,29 @@ public:
 
 private:
   void build();
+  /// What build() gathers for the blocks: the instructions that start one
+  /// (after a label or a branch), in order, repeats included; each branch's
+  /// { } scope, in order.
+  struct BlockLists {
+    std::vector<uint32_t> Leaders;
+    std::vector<std::pair<uint32_t, uint32_t>> BranchScope; ///< (instruction, scope)
+  };
+  /// build()'s lists for the last instruction, which has a role (out of
+  /// line: most instructions have none, and the statement loop stays small).
+  [[gnu::noinline]] void noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists);
+  /// Drops the registers build() interned when the function is found
+  /// unanalysable: it has no register values, and regId() says -1 for
+  /// every name to the rules that still run (the cluster rule).
+  void forgetRegisters();
   void decode(FlowInst &I, const Statement &S);
   /// decode() of a statement the parser built: classified and its
   /// operands taken from the AST.
   void decodeParsed(FlowInst &I, const Instruction &P);
   /// A parsed operand as the rules see it, into a blank O.
   void fromAst(const Operand &A, Opnd &O) const;
-  /// Appends I's operands to Pool and points I.Ops at them.
-  void decodeOperands(const FlowInst &I, const Statement &S,
-                      std::vector<Opnd> &Pool) const;
-  /// Decodes a Partial instruction's operands into LateOps.
+  /// Decodes I's operands into the pool and points I.Ops at them.
+  void decodeOperands(const FlowInst &I, const Statement &S) const;
+  /// Decodes a Partial instruction's operands.
   void ensureDecoded(const FlowInst &I) const;
   /// Instructions whose operands wait until a rule asks (operand()).
   static bool deferredDecode(const AsyncOp &Op);
@@ -550,11 +563,26 @@ private:
 
   mutable NameTable BaseIndex;
   NameTable RegIndex;
-  std::vector<Opnd> OpPool; ///< every decoded operand
+  /// Every decoded operand (at build() and later, on request), in chunks
+  /// that never move: instructions and rules hold pointers into them. A
+  /// chunk is allocated when the last has no room for the next
+  /// instruction's operands, so the pool holds what was decoded, not a
+  /// slot per statement.
+  class OpndPool {
+  public:
+    /// The chunk to append at most N operands to.
+    std::vector<Opnd> &room(size_t N) {
+      if (Chunks.empty() || Chunks.back().capacity() - Chunks.back().size() < N)
+        Chunks.emplace_back().reserve(std::max<size_t>(Chunks.empty() ? 256 : 1024, N));
+      return Chunks.back();
+    }
+
+  private:
+    std::vector<std::vector<Opnd>> Chunks;
+  };
+  mutable OpndPool Operands;
   mutable NamePool VecNames; ///< the names of their vector operands
   std::vector<uint32_t> EventPool; ///< the blocks' events, block after block
-  /// Points each instruction's Ops into OpPool (after it grew).
-  void fixOps();
   /// The classification of Head (P: the parsed instruction, if any), from
   /// the ClassCache.
   const AsyncOp &classifyMemo(std::string_view Head, const Instruction *P);
@@ -581,16 +609,27 @@ private:
   };
   std::vector<Def> Defs; ///< every definition, in program order
   std::vector<uint32_t> DefStart, DefOf; ///< defs of R: DefOf[DefStart[R]..DefStart[R+1])
-  mutable std::vector<char> InSlice;     ///< per register: evaluated
-  mutable std::vector<std::vector<Opnd>> LateOps; ///< operands decoded after build()
+  /// A register of the value slice (evaluated, or being evaluated). Most
+  /// registers never are (a slice is about a tenth of a kernel's), so
+  /// their state is kept per slice register, not in arrays over all.
+  struct SliceReg {
+    Val V;                 ///< the register's value
+    int32_t SelfBase = -1; ///< base of its own value (selfBase()), once made
+    int32_t UserHead = -1; ///< evaluate(): its first reader, -1
+  };
+  mutable std::vector<int32_t> SliceOf; ///< per register: index in Slice, -1: not in it
+  mutable std::vector<SliceReg> Slice;
+  bool inSlice(int32_t R) const { return SliceOf[size_t(R)] >= 0; }
+  /// Adds R to the slice (not in it yet).
+  void addToSlice(int32_t R) const {
+    SliceOf[size_t(R)] = int32_t(Slice.size());
+    Slice.emplace_back();
+  }
+  SliceReg &sliceReg(int32_t R) const { return Slice[size_t(SliceOf[size_t(R)])]; }
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
   mutable std::vector<int32_t> EvalRegs;
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
-  mutable std::vector<int32_t> EvalUserHead; ///< per register: its first reader, -1
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
-  mutable std::vector<Val> RegVals;
-  std::vector<uint32_t> RegDefs;     ///< number of definitions
-  mutable std::vector<int32_t> RegSelfBase; ///< base of the register's own value
   int32_t regIdOf(const Opnd &O) const;
   std::vector<std::string_view> RegNames;
   /// Block of each instruction (and of the end), as build() found them:

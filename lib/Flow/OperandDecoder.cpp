@@ -419,13 +419,6 @@ void decodeOperandText(std::string_view Text, const Statement &S,
     });
 }
 
-size_t maxOperandCount(std::string_view Text, const Statement &S) {
-  // decodeSimple() appends an operand per byte it reads at most (each is
-  // followed by a comma or the end), splitTop() a piece per separator and
-  // one after the last.
-  return operandText(Text, S).size() + 1;
-}
-
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
                          RegNameTest IsReg, NamePool &Names, Opnd &Out) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;

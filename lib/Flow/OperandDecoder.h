@@ -39,9 +39,12 @@ void decodeOperandText(std::string_view Text, const Statement &S,
                        RegNameTest IsReg, NamePool &Names, std::vector<Opnd> &Pool);
 
 /// At most how many operands decodeOperandText() appends to its pool for S
-/// at any time (operands are separated by at least one byte of the text
-/// after the head).
-size_t maxOperandCount(std::string_view Text, const Statement &S);
+/// at any time: decodeSimple() appends one per byte it reads after the head
+/// at most (each is followed by a comma or the end), splitTop() a piece per
+/// separator and one after the last.
+inline size_t maxOperandCount(const Statement &S) {
+  return S.Range.End - (S.HeadBegin + S.HeadSize) + 1;
+}
 
 /// Operand K of S alone, decoded as decodeOperandText() decodes it (the
 /// others are only split off, not decoded); false if S has fewer operands.

@@ -64,7 +64,7 @@ public:
   /// word of HeadSize bytes (as the scanner found it: no byte after it
   /// continues it), with a memo of tokens by text: of whole statements up
   /// to MaxMemoText bytes (async-dense code repeats its wrappers'
-  /// statements, registers and all), while three in four are found; else of
+  /// statements, registers and all), while half the text looked up is found; else of
   /// heads of identifier and qualifiers (a module repeats a few dozen heads
   /// thousands of times, and "cp.async.bulk.tensor.1d.shared::cta.global.
   /// tile.mbarrier::complete_tx::bytes" is ten tokens). Tokens from the
@@ -101,7 +101,7 @@ private:
   std::vector<MemoEntry> Memo;
   std::vector<uint32_t> Slots = std::vector<uint32_t>(2 * MaxMemo);
   std::vector<Token> Pool;
-  size_t WholeLookups = 0, WholeHits = 0;
+  size_t WholeLookups = 0, LookedBytes = 0, HitBytes = 0;
   /// Key's entry in Memo, or NoEntry.
   uint32_t find(std::string_view Key, size_t Hash) const;
   /// Appends Key's remembered tokens to Out and returns true, if there are.

@@ -191,6 +191,8 @@ struct StatementParser::Impl {
   FastLexer::TokenView Toks; ///< the statement's tokens
   /// The lexer's memo entry of the statement text (FastLexer::NoEntry: none).
   uint32_t Entry = FastLexer::NoEntry;
+  /// Instruction::TextId of the statement: its text's memo entry + 1.
+  uint32_t textId() const { return Entry == FastLexer::NoEntry ? 0 : Entry + 1; }
   std::string Key;     ///< entry rule + token types: the shape cache key
   /// The shape cache is a pure memo of a deterministic function (token types
   /// to tree), kept per thread so that repeated lint calls, e.g. a JIT
@@ -410,12 +412,50 @@ struct StatementParser::Impl {
   std::vector<uint32_t> ListSizes;
   const uint32_t *NextList = nullptr;
   uint32_t nextListSize() { return *NextList++; }
-  /// recogniseDirect()'s verdicts by lexer memo entry (the tokens, and so
-  /// the verdict, are the same for every statement of one entry): the
-  /// first of the entry's list sizes in KnownSizes, Declined, or Unknown.
+  /// What is known of the statements of one lexer memo entry (one text,
+  /// so the same tokens, the same verdict of recogniseDirect() and the same
+  /// instruction but for where it is).
+  struct EntryState {
+    /// recogniseDirect()'s verdict: the first of the entry's list sizes in
+    /// KnownSizes, Declined, or Unknown.
+    uint32_t Sizes = Unknown;
+    uint32_t Built = 0;    ///< instructions built directly from its tokens
+    int32_t Template = -1; ///< index into Templates, -1 if none
+    /// A declaration's symbols, declared from its first statement: Symbols
+    /// of M.Symbols from FirstSymbol (0: not yet), that statement at
+    /// DeclaredAt.
+    uint32_t FirstSymbol = 0, Symbols = 0, DeclaredAt = 0;
+  };
   static constexpr uint32_t Unknown = ~0u, Declined = ~0u - 1;
-  std::vector<uint32_t> KnownDirect;
+  std::vector<EntryState> Entries;
+  /// The state of the statement's memo entry, null if none.
+  EntryState *entryState() {
+    if (Entry == FastLexer::NoEntry)
+      return nullptr;
+    if (Entry >= Entries.size())
+      Entries.resize(Entry + 1);
+    return &Entries[Entry];
+  }
+  /// declareDirect(), or for a text declared before, a copy of the symbols
+  /// it declared (moved to this statement, in its function).
+  bool declareOrCopy(Statement &S);
   std::vector<uint32_t> KnownSizes;
+  /// Instructions built from the tokens of an entry's second statement,
+  /// for its later ones (async-dense code repeats its wrappers' statements,
+  /// registers and all: a copy costs half of a build). Their lists live in
+  /// TemplateNodes, their views point at their own statement, at
+  /// TemplateAt.
+  std::vector<Instruction> Templates;
+  std::vector<uint32_t> TemplateAt;
+  NodeArena TemplateNodes;
+  /// Diagnostics reported by the direct builder so far (an instruction
+  /// that reported any is not copied: its copies would report nothing).
+  size_t DirectReports = 0;
+  /// Builds statement S straight from its tokens, or copies its entry's
+  /// template.
+  bool buildOrCopy(Statement &S);
+  void keepTemplate(EntryState &E, const Instruction &I);
+  bool copyTemplate(Statement &S, const EntryState &E);
 };
 
 // --- what an operand means (both builders) -------------------------------------
@@ -432,6 +472,7 @@ void StatementParser::Impl::judgeInteger(Operand &O) {
   O.HasValue = !Overflow;
   O.Overflow = Overflow;
   O.Value = int64_t(V);
+  DirectReports += Overflow || Wrapped;
   if (Overflow)
     DiagBuilder(Diags, rules::OperandValue, O.Range,
                 inQuotes(O.Text) + " overflows: ptxas 13.0 rejects it "
@@ -584,6 +625,7 @@ bool StatementParser::Impl::onlyIntegers(uint32_t First, uint32_t Last) const {
 /// Reports an address ptxas does not parse, once per statement as for any
 /// syntax error.
 void StatementParser::Impl::badAddress(SourceRange Expr, std::string Msg) {
+  ++DirectReports;
   if (!AddressError)
     DiagBuilder(Diags, rules::SyntaxError, Expr, std::move(Msg));
   AddressError = true;
@@ -630,6 +672,8 @@ Instruction &StatementParser::Impl::startInstruction(Statement &S) {
   S.ParsedIndex = int32_t(M.Instructions.size());
   Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
+  I.TextId = textId();
+  I.StatementIndex = uint32_t(&S - M.Statements.data());
   AddressError = false;
   return I;
 }
@@ -839,11 +883,13 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
 // numbers, flat constant expressions, addresses and vectors. For those the
 // grammar decides every step from the next token, so the AST is built
 // straight from the tokens, with no shape-cache lookup and no CST walk (the
-// two were 40 % of the parse of an async-dense module). Anything else goes
-// the CST way: a '(' (a call's tuple and a parenthesised expression start
-// alike: ANTLR's prediction tells them apart), a '!' starting an operand (a
-// negated predicate or a '!' expression), and every syntax error, which
-// ANTLR reports. test_parser.cpp builds every statement of the corpus and
+// two were 40 % of the parse of an async-dense module), and so are a call's
+// tuples of names ("(retval0)", "(param0, param1)" then ',' or ';': ANTLR
+// takes those for tuples too). Anything else goes the CST way: any other
+// '(' (a tuple and a parenthesised expression start alike: ANTLR's
+// prediction tells them apart), a '!' starting an operand (a negated
+// predicate or a '!' expression), and every syntax error, which ANTLR
+// reports. test_parser.cpp builds every statement of the corpus and
 // the tests both ways and requires the same AST and diagnostics.
 
 namespace {
@@ -914,9 +960,27 @@ private:
     }
     if (take(L::LBRACE)) // vectorElements?
       return take(L::RBRACE) || (list(L::RBRACE) && take(L::RBRACE));
+    if (take(L::LPAREN)) // a call's tuple of names: "(retval0)", "(param0, param1)"
+      return tuple();
     if (at(L::BANG)) // negatedOperand or a '!' expression: ANTLR decides
       return false;
     return expr();
+  }
+  /// After '(': names, each alone ("a" not "a.x" or "a+1"), then ')' and
+  /// the end of the operand. Anything else, a parenthesised expression
+  /// among them, is declined (ANTLR's prediction tells those apart).
+  bool tuple() {
+    if (!take(L::RPAREN)) {
+      size_t Slot = open();
+      do {
+        if (!take(L::IDENT) || !(at(L::COMMA) || at(L::RPAREN)))
+          return false;
+        ++Counts[Slot];
+      } while (take(L::COMMA));
+      if (!take(L::RPAREN))
+        return false;
+    }
+    return at(L::COMMA) || at(L::SEMI);
   }
   bool expr() {
     if (!unary())
@@ -945,10 +1009,8 @@ private:
 } // namespace
 
 bool StatementParser::Impl::recogniseDirect() {
-  if (Entry != FastLexer::NoEntry) { // async-dense code: 89 % of statements
-    if (Entry >= KnownDirect.size())
-      KnownDirect.resize(Entry + 1, Unknown);
-    uint32_t &Known = KnownDirect[Entry];
+  if (EntryState *E = entryState()) { // async-dense code: 89 % of statements
+    uint32_t &Known = E->Sizes;
     if (Known == Unknown) {
       ListSizes.clear();
       Known = SubsetRecogniser(Toks, ListSizes).instruction() ? uint32_t(KnownSizes.size())
@@ -1051,21 +1113,22 @@ void StatementParser::Impl::directAddress(uint32_t &P, Operand &Out) {
 void StatementParser::Impl::directOperand(uint32_t &P, Operand &O) {
   uint32_t First = P;
   size_t Type = Toks[P].Type;
-  if (Type != L::LBRACK && Type != L::LBRACE)
+  if (Type != L::LBRACK && Type != L::LBRACE && Type != L::LPAREN)
     return directFlat(P, O);
   ++P;
   if (Type == L::LBRACK) {
     O.Kind = OperandKind::Address;
     directAddress(P, O);
-  } else {
+  } else { // a vector, or a call's tuple (a vector too)
     O.Kind = OperandKind::Vector;
-    if (Toks[P].Type != L::RBRACE) {
+    size_t Closer = Type == L::LBRACE ? L::RBRACE : L::RPAREN;
+    if (Toks[P].Type != Closer) {
       O.Elements.reserve(M.Nodes, nextListSize());
       directOperand(P, O.Elements.emplace_back(M.Nodes));
       while (Toks[P].Type == L::COMMA)
         directOperand(++P, O.Elements.emplace_back(M.Nodes));
     }
-    ++P; // '}'
+    ++P; // '}' or ')'
   }
   O.Range = tokenRange(First, P - 1);
   O.Text = text(O.Range);
@@ -1108,6 +1171,86 @@ bool StatementParser::Impl::buildDirect(Statement &S) {
       directOperand(++P, I.Operands.emplace_back(M.Nodes));
   }
   return finishInstruction(S);
+}
+
+// --- copies of an instruction of the same text -------------------------------------
+
+namespace {
+std::string_view moved(std::string_view V, ptrdiff_t D) {
+  return V.data() ? std::string_view(V.data() + D, V.size()) : V;
+}
+SourceRange moved(SourceRange R, ptrdiff_t D) {
+  return {uint32_t(int64_t(R.Begin) + D), uint32_t(int64_t(R.End) + D)};
+}
+
+// Every field of these is moved below (and Symbol's in declareOrCopy): a
+// new one must be too.
+static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 192 &&
+                  sizeof(Symbol) == 64,
+              "a new field of Operand, Modifier, Instruction or Symbol: move it");
+
+/// O, a copy of an operand D bytes away, made its own: its views
+/// and ranges moved by D, its nested lists copied into A.
+void moveOperand(Operand &O, ptrdiff_t D, NodeArena &A) {
+  O.Range = moved(O.Range, D);
+  O.Text = moved(O.Text, D);
+  O.Name = moved(O.Name, D);
+  O.Component = moved(O.Component, D);
+  if (O.HasOffset)
+    O.OffsetRange = moved(O.OffsetRange, D);
+  if (!O.Elements.empty())
+    O.Elements = O.Elements.copyIn(A, [&](Operand &E) { moveOperand(E, D, A); });
+}
+
+/// Into, a copy of From moved by D bytes, its lists in A.
+void moveInstruction(Instruction &Into, const Instruction &From, ptrdiff_t D, NodeArena &A) {
+  Into.Range = moved(From.Range, D);
+  Into.WordsContiguous = From.WordsContiguous;
+  Into.TextId = From.TextId;
+  Into.StatementIndex = From.StatementIndex;
+  Into.Guard = From.Guard;
+  if (Into.Guard)
+    moveOperand(*Into.Guard, D, A);
+  Into.Opcode = moved(From.Opcode, D);
+  Into.OpcodeRange = moved(From.OpcodeRange, D);
+  Into.Modifiers = From.Modifiers.copyIn(A, [&](Modifier &X) {
+    X.Text = moved(X.Text, D);
+    X.Range = moved(X.Range, D);
+  });
+  Into.Operands = From.Operands.copyIn(A, [&](Operand &O) { moveOperand(O, D, A); });
+}
+} // namespace
+
+bool StatementParser::Impl::buildOrCopy(Statement &S) {
+  if (Entry == FastLexer::NoEntry)
+    return buildDirect(S);
+  EntryState &E = Entries[Entry];
+  if (E.Template >= 0)
+    return copyTemplate(S, E);
+  size_t Reports = DirectReports;
+  if (!buildDirect(S))
+    return false;
+  // The second statement of a text: it repeats (a text seen once keeps no
+  // copy), and what it reported is nothing.
+  if (++E.Built == 2 && DirectReports == Reports)
+    keepTemplate(E, M.Instructions.back());
+  return true;
+}
+
+void StatementParser::Impl::keepTemplate(EntryState &E, const Instruction &I) {
+  E.Template = int32_t(Templates.size());
+  moveInstruction(Templates.emplace_back(), I, 0, TemplateNodes);
+  TemplateAt.push_back(I.Range.Begin);
+}
+
+bool StatementParser::Impl::copyTemplate(Statement &S, const EntryState &E) {
+  S.ParsedIndex = int32_t(M.Instructions.size());
+  Instruction &I = M.Instructions.emplace_back();
+  moveInstruction(I, Templates[size_t(E.Template)],
+                  ptrdiff_t(int64_t(S.Range.Begin) - int64_t(TemplateAt[size_t(E.Template)])),
+                  M.Nodes);
+  I.StatementIndex = uint32_t(&S - M.Statements.data());
+  return true;
 }
 
 bool StatementParser::Impl::parseDirective(Statement &S) {
@@ -1313,6 +1456,32 @@ bool StatementParser::Impl::declareDirect(Statement &S) {
   return true;
 }
 
+bool StatementParser::Impl::declareOrCopy(Statement &S) {
+  EntryState *E = entryState();
+  if (!E || !E->Symbols) {
+    size_t Before = M.Symbols.size();
+    if (!declareDirect(S))
+      return false;
+    if (E && M.Symbols.size() > Before) {
+      E->FirstSymbol = uint32_t(Before);
+      E->Symbols = uint32_t(M.Symbols.size() - Before);
+      E->DeclaredAt = S.Range.Begin;
+    }
+    return true;
+  }
+  ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(E->DeclaredAt));
+  for (uint32_t K = E->FirstSymbol; K < E->FirstSymbol + E->Symbols; ++K) {
+    Symbol Sym = M.Symbols[K];
+    Sym.Name = moved(Sym.Name, D);
+    Sym.Type = moved(Sym.Type, D);
+    Sym.Range = moved(Sym.Range, D);
+    Sym.Function = S.Function;
+    M.Symbols.push_back(Sym);
+  }
+  S.ParsedIndex = 0;
+  return true;
+}
+
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
   uint32_t Root = Tree->Root;
   int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
@@ -1398,9 +1567,9 @@ bool StatementParser::parse(uint32_t Index) {
     I->lex(Text, S.Range.Begin, S.HeadBegin == S.Range.Begin ? S.HeadSize : 0);
     if (R == EntryRule::Instruction && I->Direct && I->recogniseDirect()) {
       ++I->DirectlyBuilt;
-      return I->buildDirect(S);
+      return I->buildOrCopy(S);
     }
-    if (R == EntryRule::Declaration && I->Direct && I->declareDirect(S))
+    if (R == EntryRule::Declaration && I->Direct && I->declareOrCopy(S))
       return true;
     if (I->nestedTooDeep() || !I->parseShape(Text, R))
       return false;

@@ -213,6 +213,9 @@ std::string differs(const Operand &A, const Operand &B) {
   if (A.Kind != B.Kind || A.Negated != B.Negated || A.HasValue != B.HasValue ||
       A.Overflow != B.Overflow || A.HasOffset != B.HasOffset || !Same(A.Range, B.Range) ||
       A.Text != B.Text || A.Name != B.Name || A.Component != B.Component ||
+      // the same place too: a copied instruction's views are moved to its text
+      A.Text.data() != B.Text.data() || A.Name.data() != B.Name.data() ||
+      A.Component.data() != B.Component.data() ||
       A.Value != B.Value || A.Offset != B.Offset || !Same(A.OffsetRange, B.OffsetRange) ||
       A.Elements.size() != B.Elements.size())
     return "operand '" + std::string(A.Text) + "'";
@@ -231,9 +234,13 @@ std::string differs(const Instruction &A, const Instruction &B) {
   if (A.Guard)
     if (std::string D = differs(*A.Guard, *B.Guard); !D.empty())
       return "guard: " + D;
+  if (A.Opcode.data() != B.Opcode.data() || A.OpcodeRange.End != B.OpcodeRange.End)
+    return "opcode";
   for (size_t K = 0; K < A.Modifiers.size(); ++K)
     if (A.Modifiers[K].Text != B.Modifiers[K].Text ||
-        A.Modifiers[K].Range.Begin != B.Modifiers[K].Range.Begin)
+        A.Modifiers[K].Text.data() != B.Modifiers[K].Text.data() ||
+        A.Modifiers[K].Range.Begin != B.Modifiers[K].Range.Begin ||
+        A.Modifiers[K].Range.End != B.Modifiers[K].Range.End)
       return "modifier";
   for (size_t K = 0; K < A.Operands.size(); ++K)
     if (std::string D = differs(A.Operands[K], B.Operands[K]); !D.empty())
@@ -270,6 +277,7 @@ size_t compareBuilders(const std::string &Text, const std::string &Name) {
         const Symbol &A = Direct.Symbols[X], &B = ViaCst.Symbols[X];
         CAPTURE(A.Name);
         CHECK((A.Name == B.Name && A.Type == B.Type && A.ArraySize == B.ArraySize &&
+               A.Name.data() == B.Name.data() && A.Type.data() == B.Type.data() &&
                A.Range.Begin == B.Range.Begin && A.Range.End == B.Range.End &&
                A.Function == B.Function && A.RangeCount == B.RangeCount &&
                A.Align == B.Align && A.Space == B.Space && A.VectorWidth == B.VectorWidth &&
@@ -320,8 +328,27 @@ TEST_CASE("the direct builder and the CST walk make the same instructions") {
                     "st.shared.u32 [%r1+(4)], (1); st.shared.u32 [a], !%p1; st.shared.u32 [a], {};\n"
                     "st.shared.u32 [a], 1 << 70, 7 / 0, -8 % 3, 3|4&6^1, 1+2<<3>>1;\n"
                     "call.uni (retval0), f, (p0, p1); st.shared.u32 [a] 1; st.shared.u32 [a],;\n"
+                    "call.uni f, (); call.uni (r), f, (p0, p1.x); call.uni (r), f, ((p0));\n"
+                    "st.shared.u32 [a], (x); st.shared.u32 [a], (x)+1; st.shared.u32 [a], (x, y);\n"
                     "bar.sync 0; ret; exit;\n}\n";
-  CHECK(compareBuilders(Src, "tricky.ptx") == 13); // the rest go the CST way
+  CHECK(compareBuilders(Src, "tricky.ptx") == 17); // the rest go the CST way
+
+  // Statements of one text: from the third on, copies of the second's
+  // instruction (its views and ranges moved); one that reported is built
+  // each time, its diagnostics each time too.
+  std::string Repeated;
+  for (int K = 0; K < 4; ++K)
+    Repeated += "@!%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+                ".mbarrier::complete_tx::bytes [%r1+16], [%rd1, {%r2, -3}], [%r3], 0xffffU;\n"
+                "  st.shared.v2.u32 [x+4*2-1], {%r2, _};   mov.u32 %r1, %tid.x;\n"
+                "st.shared.u32 [8*2], 18446744073709551616;\n";
+  // Declarations of one text: from the second on, copies of the first's
+  // symbols, in their own function.
+  std::string Decls = ".reg .b32 %r<12>, x<2>[3]; .shared .align 8 .b8 buf[16], s2[0x10];\n"
+                      ".global .u32 g[2] = {1, 2};\n";
+  Src = std::string(Header) + ".visible .entry k()\n{\n" + Decls + Decls + Repeated +
+        "}\n.visible .entry k2()\n{\n" + Decls + Repeated + "}\n";
+  CHECK(compareBuilders(Src, "repeated.ptx") == 24); // the filter leaves the mov
 
   // Every test module and the corpus (or its committed slice).
   size_t Direct = 0, Files = 0;
