@@ -1470,12 +1470,13 @@ bool StatementParser::Impl::declareOrCopy(Statement &S) {
     return true;
   }
   ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(E->DeclaredAt));
+  int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
   for (uint32_t K = E->FirstSymbol; K < E->FirstSymbol + E->Symbols; ++K) {
     Symbol Sym = M.Symbols[K];
     Sym.Name = moved(Sym.Name, D);
     Sym.Type = moved(Sym.Type, D);
     Sym.Range = moved(Sym.Range, D);
-    Sym.Function = S.Function;
+    Sym.Function = Function;
     M.Symbols.push_back(Sym);
   }
   S.ParsedIndex = 0;
