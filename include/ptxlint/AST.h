@@ -189,6 +189,8 @@ struct Instruction {
   /// of one number have the same text, so the same head (what a pass finds
   /// from the head alone it may keep by number instead of by head text).
   uint32_t TextId = 0;
+  /// Its statement's index in Module::Statements.
+  uint32_t StatementIndex = 0;
 
   bool hasModifier(std::string_view M) const {
     for (const Modifier &X : Modifiers)
@@ -300,6 +302,10 @@ struct Module {
   std::deque<std::string> FunctionNames;
   std::vector<Symbol> Symbols;
   ModuleDirectives Directives;
+  /// The statements the scanner could not rule out of a full parse, in
+  /// order (mayNeedFullParse() in Parse/StatementFilter.h): selectForParse()
+  /// reads these instead of every statement, and consumes the list.
+  std::vector<uint32_t> ParseCandidates;
 };
 
 } // namespace ptxlint

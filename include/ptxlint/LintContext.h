@@ -34,7 +34,8 @@ struct LintContext {
 /// A run of whole functions, in module order: statements [Begin, End) and
 /// functions [FirstFunction, EndFunction) (those whose header lies inside).
 /// While a batch runs, Module::Instructions holds the parsed instructions of
-/// its statements and no others (Statement::ParsedIndex is -1 elsewhere).
+/// its statements, in statement order, and no others (Statement::ParsedIndex
+/// is -1 elsewhere).
 struct StatementBatch {
   uint32_t Begin = 0, End = 0;
   uint32_t FirstFunction = 0, EndFunction = 0;

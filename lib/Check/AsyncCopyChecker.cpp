@@ -13,6 +13,7 @@
 #include "Check/CheckContext.h"
 #include "Support/TextHash.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace ptxlint {
@@ -78,7 +79,41 @@ const Symbol *InstructionCheck::symbol(std::string_view Name) const {
       return Looked[K].Sym;
   const Symbol *S = Ctx.Symbols.lookup(Name, Function, Prefixes);
   Looked[LookedCount++ % std::size(Looked)] = {Name.data(), Name.size(), S};
+  if (Record) {
+    const char *Begin = Ctx.M.Text.data() + I.Range.Begin;
+    LookedUp &L = Record->emplace_back();
+    L.Offset = uint32_t(Name.data() - Begin);
+    L.Size = uint32_t(Name.size());
+    Replayable &= Name.data() >= Begin && L.Offset + L.Size <= I.Range.End - I.Range.Begin &&
+                  L.set(S);
+  }
   return S;
+}
+
+bool LookedUp::set(const Symbol *S) {
+  Found = S;
+  if (!S)
+    return true;
+  if (S->Type.size() > sizeof(Type))
+    return false;
+  TypeSize = uint8_t(S->Type.size());
+  std::copy(S->Type.begin(), S->Type.end(), Type);
+  Space = S->Space;
+  VectorWidth = S->VectorWidth;
+  IsArray = S->IsArray;
+  Extern = S->Extern;
+  RangeCount = S->RangeCount;
+  Align = S->Align;
+  ArraySize = S->ArraySize;
+  return true;
+}
+
+bool LookedUp::finds(const Symbol *S) const {
+  if (!S || !Found)
+    return !S && !Found;
+  return S->Type == std::string_view(Type, TypeSize) && S->Space == Space &&
+         S->VectorWidth == VectorWidth && S->IsArray == IsArray && S->Extern == Extern &&
+         S->RangeCount == RangeCount && S->Align == Align && S->ArraySize == ArraySize;
 }
 
 std::string_view InstructionCheck::registerType(const Operand &Op) const {
@@ -152,12 +187,11 @@ class AsyncCopyCheckPass : public LintPass {
 public:
   const char *name() const override { return "async-copy-checker"; }
 
-  void runBatch(LintContext &Ctx, const StatementBatch &B) override {
-    for (uint32_t K = B.Begin; K < B.End; ++K) {
-      const Statement &S = Ctx.M.Statements[K];
-      if (S.Kind != StatementKind::Instruction || S.ParsedIndex < 0)
-        continue;
-      const Instruction &I = Ctx.M.Instructions[size_t(S.ParsedIndex)];
+  void runBatch(LintContext &Ctx, const StatementBatch &) override {
+    // The batch's instructions are all parsed ones, in statement order
+    // (a CUTLASS module has 14 statements per parsed instruction).
+    for (const Instruction &I : Ctx.M.Instructions) {
+      const Statement &S = Ctx.M.Statements[I.StatementIndex];
       checkInstruction(Ctx, I, S.Function, S.head(Ctx.M.Text));
     }
   }
@@ -237,8 +271,23 @@ private:
     }
     if (E->Spec->ClassifyOnly)
       return;
+    // The head checked clean: only the operands are checked, and an
+    // instruction of a text checked clean before is clean again where its
+    // names find what that one's found.
+    Replay *R = nullptr;
+    if (Known && E->QualifiersClean && E->TargetsClean) {
+      if (I.TextId >= Replays.size())
+        Replays.resize(I.TextId + 1);
+      R = &Replays[I.TextId];
+      if (R->Clean && findsAsBefore(Ctx, I, Function, R->Names))
+        return;
+    }
     InstructionCheck C(Ctx, I, *E->Spec, Function, E->NameWords, Buffers,
                        Cacheable ? &E->Groups : nullptr);
+    if (R && !R->Clean && ++R->Seen == 2) { // a text seen once keeps nothing
+      R->Names.clear();
+      C.Record = &R->Names;
+    }
     if (E->QualifiersClean) {
       C.Form = E->Form;
       for (uint8_t X : E->Spaces)
@@ -250,6 +299,8 @@ private:
         E->rememberQualifiers(C);
     }
     checkOperands(C);
+    if (C.Record)
+      R->Clean = C.Reports == 0 && C.Replayable;
     if (E->TargetsClean)
       return;
     unsigned Before = C.Reports;
@@ -273,6 +324,27 @@ private:
   /// null (not seen yet, or its words are apart: no entry by head text).
   std::vector<HeadEntry *> ByText;
   HeadEntry NotInTables;
+
+  /// By Instruction::TextId: the names an operand check of the text looked
+  /// up, and whether it reported nothing (async-dense code repeats its
+  /// wrappers' statements in every function).
+  struct Replay {
+    bool Clean = false;
+    uint32_t Seen = 0; ///< checks of the text before Clean
+    std::vector<LookedUp> Names;
+  };
+  std::vector<Replay> Replays;
+  /// Whether I's names find what Names found (in order: each lookup of the
+  /// check depended only on the ones before).
+  bool findsAsBefore(LintContext &Ctx, const Instruction &I, int32_t Function,
+                     const std::vector<LookedUp> &Names) {
+    const char *Begin = Ctx.M.Text.data() + I.Range.Begin;
+    for (const LookedUp &L : Names)
+      if (!L.finds(Ctx.Symbols.lookup(std::string_view(Begin + L.Offset, L.Size), Function,
+                                      Buffers.Prefixes)))
+        return false;
+    return true;
+  }
 
   static void reportUnknown(LintContext &Ctx, const Instruction &I) {
     SourceRange R = I.OpcodeRange;

@@ -44,6 +44,29 @@ struct CheckBuffers {
   SymbolTable::PrefixMemo Prefixes;
 };
 
+/// A name symbol() looked up for an instruction: where it is written (from
+/// the instruction's first byte) and what the checks can read of what it
+/// found. An operand check that reported nothing, replayed on another
+/// instruction of the same text whose names find the same, reports nothing
+/// either: the checks read the text, the head's entry, the module's
+/// settings and these.
+struct LookedUp {
+  uint32_t Offset = 0, Size = 0;
+  bool Found = false;
+  // What the checks read of a symbol (not where or in which function).
+  uint8_t TypeSize = 0;
+  char Type[15] = {};
+  StateSpace Space = StateSpace::None;
+  uint8_t VectorWidth = 0;
+  bool IsArray = false, Extern = false;
+  unsigned RangeCount = 0, Align = 0;
+  uint64_t ArraySize = 0;
+  /// Records S as found for the name at Offset; false if its type is too
+  /// long to keep here.
+  bool set(const Symbol *S);
+  bool finds(const Symbol *S) const;
+};
+
 struct InstructionCheck {
   LintContext &Ctx;
   const Instruction &I;
@@ -81,6 +104,10 @@ struct InstructionCheck {
   };
   mutable SymbolMemo Looked[8];
   mutable unsigned LookedCount = 0;
+  /// If set, every lookup symbol() makes is added (Replayable cleared when
+  /// one cannot be kept: a name outside the instruction, a long type).
+  mutable std::vector<LookedUp> *Record = nullptr;
+  mutable bool Replayable = true;
   /// The operand layout (slots) last found for this instruction's head and
   /// form: a head whose qualifiers checked clean fixes the form and the
   /// written qualifiers, so a count of operands gets the same slots each

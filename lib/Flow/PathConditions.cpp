@@ -169,13 +169,6 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   KillStart.push_back(uint32_t(KillAtoms.size()));
 }
 
-PathConditions::Lits PathConditions::edge(uint32_t B, size_t S) const {
-  if (S >= 2 || size_t(B) * 2 + 2 >= EdgeStart.size())
-    return Lits{};
-  const Lit *Base = EdgeLits.data();
-  return Lits{Base + EdgeStart[2 * B + S], Base + EdgeStart[2 * B + S + 1]};
-}
-
 uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
                                  int32_t RB) {
   if ((AtomRegs.size() + 1) * 2 > AtomTable.size()) {

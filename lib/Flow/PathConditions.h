@@ -169,7 +169,13 @@ public:
   /// A run of literals in the pool.
   using Lits = IndexRun;
   /// Literals that hold when control takes Succs[S] of block B.
-  Lits edge(uint32_t B, size_t S) const;
+  Lits edge(uint32_t B, size_t S) const {
+    // (Inline: the solve asks for both edges of every block it visits.)
+    if (S >= 2 || size_t(B) * 2 + 2 >= EdgeStart.size())
+      return Lits{};
+    const Lit *Base = EdgeLits.data();
+    return Lits{Base + EdgeStart[2 * B + S], Base + EdgeStart[2 * B + S + 1]};
+  }
   /// Instructions that redefine an atom's register or set a path flag, in
   /// program order: rules add them to their events.
   const std::vector<uint32_t> &events() const { return Events; }

@@ -214,8 +214,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   // reports below need one, and most accesses meet none (their addresses
   // are then not looked up).
   auto AnyPending = [&](const FactVector &S, bool Init) {
-    for (size_t X = 0; X < Sites.size(); ++X)
-      if (Sites[X].Init == Init && isPending(S.F[X]))
+    for (size_t X = 0; X < Sites.size(); ++X) // (the fact first: mostly done)
+      if (isPending(S.F[X]) && Sites[X].Init == Init)
         return true;
     return false;
   };

@@ -120,8 +120,11 @@ void runWaitCountRule(const FlowRuleContext &C) {
     int32_t LastCommit;
   };
   std::vector<NoOp> NoOps;
-  // (slot, N) of the waits that do wait on some path.
+  // (slot, N) of the waits that do wait on some path (at most one entry a
+  // wait, each block being reported once: one allocation, not one per
+  // doubling).
   std::vector<std::pair<int, int64_t>> Effective;
+  Effective.reserve(FF.count(OpKind::CpAsyncWait) + FF.count(OpKind::BulkWait));
   auto Transfer = [&](uint32_t B, Counts &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];

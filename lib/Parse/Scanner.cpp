@@ -3,6 +3,7 @@
 #include "Support/CharClass.h"
 #include "Support/HugePages.h"
 #include "Parse/Scanner.h"
+#include "Parse/StatementFilter.h"
 
 #include "ptxlint/RuleRegistry.h"
 #include "ptxlint/SourceBuffer.h"
@@ -19,15 +20,38 @@ namespace {
 
 /// Directives that end at the end of their line instead of at ';'.
 bool isLineDirective(std::string_view W) {
-  static const char *const Names[] = {
-      ".version",  ".target",   ".address_size", ".file",
-      ".loc",      ".section",  ".maxntid",      ".reqntid",
-      ".minnctapersm", ".maxnctapersm", ".maxnreg", ".reqnctapercluster",
-      ".explicitcluster", ".maxclusterrank", ".noreturn", ".blocksareclusters"};
-  for (const char *N : Names)
-    if (W == N)
-      return true;
-  return false;
+  // By size first: every declaration asks (".reg", ".param", ".shared" are
+  // ruled out by their size or by one comparison).
+  switch (W.size()) {
+  case 4:
+    return W == ".loc";
+  case 5:
+    return W == ".file";
+  case 7:
+    return W == ".target";
+  case 8:
+    return W == ".version" || W == ".section" || W == ".maxntid" || W == ".reqntid" ||
+           W == ".maxnreg";
+  case 9:
+    return W == ".noreturn";
+  case 13:
+    return W == ".address_size" || W == ".minnctapersm" || W == ".maxnctapersm";
+  case 15:
+    return W == ".maxclusterrank";
+  case 16:
+    return W == ".explicitcluster";
+  case 18:
+    return W == ".reqnctapercluster" || W == ".blocksareclusters";
+  default:
+    return false;
+  }
+}
+
+/// Words that may lead a function header (".visible .entry f(...)") as well
+/// as a variable declaration (".visible .global ..."): run() decides.
+bool isLinkageOrFunction(std::string_view W) {
+  return W == ".entry" || W == ".func" || W == ".visible" || W == ".extern" ||
+         W == ".weak" || W == ".common";
 }
 
 enum class BlockKind { Plain, Function, Section };
@@ -55,20 +79,24 @@ template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, ui
 #if defined(__SSE2__)
   const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
                 Quote = _mm_set1_epi8('"'), LBrace = _mm_set1_epi8('{'),
-                RBrace = _mm_set1_epi8('}'), Newline = _mm_set1_epi8('\n'),
-                LParen = _mm_set1_epi8('('),
-                RParen = _mm_set1_epi8(')'), LBrack = _mm_set1_epi8('['),
-                RBrack = _mm_set1_epi8(']');
+                RBrace = _mm_set1_epi8('}'), Newline = _mm_set1_epi8('\n');
   while (P + 16 <= N) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
     __m128i M = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace)),
-                     _mm_or_si128(_mm_cmpeq_epi8(V, RBrace), _mm_cmpeq_epi8(V, Newline))));
-    if (Brackets)
+        _mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, Newline)));
+    if (Brackets) {
+      // Pairs that differ in one bit, one test each: '(' ')' are 0x28 0x29,
+      // '[' '{' are 0x5B 0x7B, ']' '}' are 0x5D 0x7D.
+      const __m128i NoCase = _mm_and_si128(V, _mm_set1_epi8(char(0xDF)));
       M = _mm_or_si128(
-          M, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, LParen), _mm_cmpeq_epi8(V, RParen)),
-                          _mm_or_si128(_mm_cmpeq_epi8(V, LBrack), _mm_cmpeq_epi8(V, RBrack))));
+          M, _mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(V, _mm_set1_epi8(char(0xFE))),
+                                         _mm_set1_epi8('(')),
+                          _mm_or_si128(_mm_cmpeq_epi8(NoCase, _mm_set1_epi8('[')),
+                                       _mm_cmpeq_epi8(NoCase, _mm_set1_epi8(']')))));
+    } else {
+      M = _mm_or_si128(M, _mm_or_si128(_mm_cmpeq_epi8(V, LBrace), _mm_cmpeq_epi8(V, RBrace)));
+    }
     int Mask = _mm_movemask_epi8(M);
     if (Mask)
       return P + uint32_t(__builtin_ctz(unsigned(Mask)));
@@ -99,29 +127,55 @@ struct HeadTable {
 };
 constexpr HeadTable HeadChar;
 
+#if defined(__SSE2__)
+/// The bytes of V in x..y, as a mask: one wrapping add moves the range to
+/// the bottom of the signed bytes, and one compare takes it.
+template <char X, char Y> inline __m128i inRange(__m128i V) {
+  static_assert(X <= Y, "a range");
+  return _mm_cmpgt_epi8(_mm_set1_epi8(char(-128 + (Y - X + 1))),
+                        _mm_add_epi8(V, _mm_set1_epi8(char(-128 - X))));
+}
+
+/// A bit per head-word byte of V (HeadChar); Dot: V's '.' bytes.
+inline unsigned headBytes(__m128i V, __m128i Dot) {
+  // Letters by their lower-case form (| 0x20 puts 'A'..'Z' on 'a'..'z' and
+  // nothing else there), then '0'..':', '$' '%', '_' and '.'.
+  __m128i In = _mm_or_si128(inRange<'a', 'z'>(_mm_or_si128(V, _mm_set1_epi8(0x20))),
+                            inRange<'0', ':'>(V));
+  In = _mm_or_si128(In, _mm_or_si128(inRange<'$', '%'>(V),
+                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')), Dot)));
+  return unsigned(_mm_movemask_epi8(In));
+}
+#endif
+
+/// The first byte at or after P that is not whitespace (isSpace), or N:
+/// 16 bytes in one test, then byte by byte.
+inline uint32_t skipSpaces(const char *T, uint32_t P, uint32_t N) {
+#if defined(__SSE2__)
+  if (P + 16 <= N) {
+    const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
+    unsigned NotSpace =
+        ~unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(' ')),
+                                                 inRange<'\t', '\r'>(V)))) &
+        0xFFFF;
+    if (NotSpace)
+      return P + uint32_t(__builtin_ctz(NotSpace));
+    P += 16;
+  }
+#endif
+  while (P < N && isSpace(T[P]))
+    ++P;
+  return P;
+}
+
 /// The first byte at or after P that is not a head-word byte (N if none):
 /// identifier bytes, '.' and ':' (".shared::cluster"). For the words of
 /// directives and declarations (wordAt), 16 bytes per step with SSE2.
 uint32_t skipHeadWord(const char *T, uint32_t P, uint32_t N) {
 #if defined(__SSE2__)
-  // Letters are the bytes whose lower-case form (| 0x20) is in a..z; digits
-  // and ':' the range '0'..':'. Signed compares leave bytes >= 0x80 out.
-  const __m128i Case = _mm_set1_epi8(0x20), BeforeA = _mm_set1_epi8('a' - 1),
-                AfterZ = _mm_set1_epi8('z' + 1), Before0 = _mm_set1_epi8('0' - 1),
-                AfterColon = _mm_set1_epi8(':' + 1), Under = _mm_set1_epi8('_'),
-                Dollar = _mm_set1_epi8('$'), Percent = _mm_set1_epi8('%'),
-                Dot = _mm_set1_epi8('.');
   while (P + 16 <= N) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
-    __m128i Lower = _mm_or_si128(V, Case);
-    __m128i In = _mm_or_si128(
-        _mm_and_si128(_mm_cmpgt_epi8(Lower, BeforeA), _mm_cmpgt_epi8(AfterZ, Lower)),
-        _mm_and_si128(_mm_cmpgt_epi8(V, Before0), _mm_cmpgt_epi8(AfterColon, V)));
-    In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Under),
-                                                    _mm_cmpeq_epi8(V, Dot)),
-                                       _mm_or_si128(_mm_cmpeq_epi8(V, Dollar),
-                                                    _mm_cmpeq_epi8(V, Percent))));
-    unsigned Out = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF;
+    unsigned Out = ~headBytes(V, _mm_cmpeq_epi8(V, _mm_set1_epi8('.'))) & 0xFFFF;
     if (Out)
       return P + uint32_t(__builtin_ctz(Out));
     P += 16;
@@ -144,22 +198,10 @@ inline bool identAndHead(const char *T, uint32_t P, uint32_t N, uint32_t &IdentE
   if (P + 16 > N)
     return false;
   const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
-  // As skipHeadWord: letters by their lower-case form, digits and ':' as a
-  // range, then '_' '$' '%' '.'.
-  const __m128i Lower = _mm_or_si128(V, _mm_set1_epi8(0x20));
-  const __m128i DotColon = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('.')),
-                                        _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
-  __m128i In = _mm_or_si128(
-      _mm_and_si128(_mm_cmpgt_epi8(Lower, _mm_set1_epi8('a' - 1)),
-                    _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), Lower)),
-      _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
-                    _mm_cmpgt_epi8(_mm_set1_epi8(':' + 1), V)));
-  In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')),
-                                                  _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
-                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
-                                                  DotColon)));
-  unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF;
-  unsigned NotIdent = NotHead | unsigned(_mm_movemask_epi8(DotColon));
+  const __m128i Dot = _mm_cmpeq_epi8(V, _mm_set1_epi8('.'));
+  unsigned NotHead = ~headBytes(V, Dot) & 0xFFFF;
+  unsigned NotIdent =
+      NotHead | unsigned(_mm_movemask_epi8(_mm_or_si128(Dot, _mm_cmpeq_epi8(V, _mm_set1_epi8(':')))));
   if (!NotIdent)
     return false;
   IdentEnd = P + uint32_t(__builtin_ctz(NotIdent));
@@ -222,18 +264,20 @@ bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint
 }
 
 /// The first byte at or after P with its high bit set (or N). This reads
-/// every byte of the module and almost never finds one: with SSE2, 64 bytes
-/// per step (the OR of four blocks has a high bit where any of them has),
+/// every byte of the module and almost never finds one: with SSE2, 128 bytes
+/// per step (the OR of eight blocks has a high bit where any of them has),
 /// then 16 to find which.
 uint32_t findNonAscii(const char *T, uint32_t P, uint32_t N) {
 #if defined(__SSE2__)
   auto Block = [T](uint32_t Q) {
     return _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + Q));
   };
-  while (P + 64 <= N &&
-         !_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(Block(P), Block(P + 16)),
-                                         _mm_or_si128(Block(P + 32), Block(P + 48)))))
-    P += 64;
+  auto Or4 = [&](uint32_t Q) {
+    return _mm_or_si128(_mm_or_si128(Block(Q), Block(Q + 16)),
+                        _mm_or_si128(Block(Q + 32), Block(Q + 48)));
+  };
+  while (P + 128 <= N && !_mm_movemask_epi8(_mm_or_si128(Or4(P), Or4(P + 64))))
+    P += 128;
   while (P + 16 <= N) {
     int Mask = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P)));
     if (Mask)
@@ -329,14 +373,22 @@ private:
   /// if the caller found them.
   void terminatedStatement(StatementKind K, uint32_t IdentEnd = 0,
                            uint32_t HeadEnd = 0);
-  /// The rest of a statement that terminatedStatement()'s fast path could
+  bool fastStatement();
+  bool endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB, uint32_t HeadE);
+  /// The rest of a statement that endsAtSemicolon() could
   /// not end, byte class by byte class from P (after its head). Out of
   /// line: the fast path ends nearly every statement, and its frame stays
   /// small without this one's state.
   __attribute__((noinline)) void unusualStatement(StatementKind K, uint32_t B,
                                                   uint32_t HeadB, uint32_t HeadE);
-  void emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
-            uint32_t HeadE);
+  /// Inline: the fast path's kind is a constant there, and the candidate
+  /// test folds to the prefix test.
+  __attribute__((always_inline)) void emit(StatementKind K, uint32_t B, uint32_t E,
+                                           uint32_t HeadB, uint32_t HeadE);
+  /// The last statement emitted is a parse candidate (out of line: few are).
+  __attribute__((noinline)) void addParseCandidate() {
+    M.ParseCandidates.push_back(uint32_t(M.Statements.size() - 1));
+  }
 
   void error(rules::Id Rule, SourceRange R, std::string Msg);
 
@@ -349,6 +401,7 @@ private:
 
   std::vector<std::pair<BlockKind, uint32_t>> Blocks; // kind, '{' offset
   BlockKind PendingBlock = BlockKind::Plain;
+  bool InSection = false; ///< the innermost open block is a .section's
   int32_t CurrentFunction = -1;
   size_t FunctionDepth = 0; ///< Blocks.size() when the body opened
   unsigned ErrorBudget = 50;
@@ -419,16 +472,19 @@ std::string_view ScannerImpl::wordAt(uint32_t Q) const {
   return T.substr(Q, E - Q);
 }
 
-void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
+inline void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
                        uint32_t HeadE) {
-  Statement S;
+  // Filled in place: a Statement built aside was assembled byte by byte
+  // (the kind and the head's size share a word) and then copied.
+  Statement &S = M.Statements.emplace_back();
   S.Kind = K;
-  S.Range = {B, E};
-  S.HeadBegin = HeadB;
   // A head of 16 MB is no instruction's: its first 16 MB tell as much.
   S.HeadSize = std::min(HeadE - HeadB, Statement::MaxHeadSize);
+  S.Range = {B, E};
+  S.HeadBegin = HeadB;
   S.Function = CurrentFunction;
-  M.Statements.push_back(S);
+  if (mayNeedFullParse(K, T.data() + HeadB, S.HeadSize))
+    addParseCandidate();
 }
 
 /// A statement that ends at the end of its line (a trailing // comment is
@@ -524,54 +580,45 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd,
       ++Q;
     HeadB = Q;
   }
-  // The caller may have read the identifier the head starts with, or the
-  // whole head.
-  uint32_t HeadE = HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB;
-  if (HeadB == B && HeadEnd > HeadB) {
+  // The caller may have found where the head ends, or where the identifier
+  // it starts with ends; skipHeadWord() finds the rest.
+  uint32_t HeadE;
+  if (HeadB == B && HeadEnd > HeadB)
     HeadE = HeadEnd;
-  } else {
-    // A byte loop: instruction heads are short ("add.s32"), and
-    // skipHeadWord() here cost more than it saved on CUTLASS code
-    // (measured). Four bytes per test first, without branching between them
-    // (long heads such as "cp.async.bulk.tensor.2d..." are common in
-    // async-dense code).
-    auto Head = [&](uint32_t Q) { return unsigned(HeadChar[static_cast<unsigned char>(T[Q])]); };
-    while (HeadE + 4 <= N && (Head(HeadE) & Head(HeadE + 1) & Head(HeadE + 2) & Head(HeadE + 3)))
-      HeadE += 4;
-    if (HeadE + 4 <= N) {
-      while (Head(HeadE)) // one of these four bytes ends the head
-        ++HeadE;
-    } else {
-      while (HeadE < N && Head(HeadE))
-        ++HeadE;
-    }
-  }
-  // The head has none of the bytes the loop below looks for.
+  else
+    HeadE = skipHeadWord(T.data(), HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB, N);
+  // The head has none of the bytes the loops after it look for.
   P = HeadE;
-  // Most statements have no comment, string or line break before their ';',
-  // only balanced braces (vector operands), and are too short to nest
-  // brackets past the limit: then the ';' ends them, found without stopping
-  // at each bracket. Anything else takes the loop below from the head on.
+  if (!endsAtSemicolon(K, B, HeadB, HeadE))
+    unusualStatement(K, B, HeadB, HeadE);
+}
+
+/// Most statements have no comment, string or line break before their ';',
+/// only balanced braces (vector operands), and are too short to nest brackets
+/// past the limit: then the ';' ends them, found without stopping at each
+/// bracket, and this emits the statement. False for anything else, which
+/// unusualStatement() takes from the head on (P).
+inline bool ScannerImpl::endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB,
+                                         uint32_t HeadE) {
   uint32_t Semi = P, OpenBraces = 0;
   for (;;) {
     Semi = skipUntilSpecial<false>(T.data(), Semi, N); // ; / " { } or '\n'
     if (Semi >= N || Semi - P >= Limits.MaxStatementNesting)
-      break;
+      return false;
     char C = T[Semi];
     if (C == ';') {
       P = Semi + 1;
       emit(K, B, P, HeadB, HeadE);
-      return;
+      return true;
     }
     if (C == '{')
       ++OpenBraces;
     else if (C == '}' && OpenBraces > 0)
       --OpenBraces;
     else
-      break;
+      return false;
     ++Semi;
   }
-  unusualStatement(K, B, HeadB, HeadE);
 }
 
 void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
@@ -655,16 +702,87 @@ void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
       .fix({LastTokenEnd, LastTokenEnd}, ";");
 }
 
+/// Most statements are an instruction, a label or a declaration after a
+/// line break and indentation, or a // comment: this takes one from P as
+/// run()'s general dispatch would, from one look at its first 16 bytes for
+/// the whitespace, the identifier the statement starts with (for the label
+/// test) and its head word. False, with P at the first byte that is not
+/// whitespace if it found one, for anything else (a brace, a line directive,
+/// a function header, a long identifier, a statement in a .section, the end
+/// of the text): the general dispatch takes it.
+inline bool ScannerImpl::fastStatement() {
+#if defined(__SSE2__)
+  if (InSection)
+    return false;
+  const char *Text = T.data();
+  // The whitespace before it: a line break and a tab or two.
+  uint32_t Start = skipSpaces(Text, P, N);
+  P = Start;
+  if (Start + 16 > N)
+    return false;
+  const char C = Text[Start];
+  const bool Word = isIdentStart(C); // an instruction or a label
+  if (!Word && C != '.') {
+    if (C == '@') { // a guard
+      terminatedStatement(StatementKind::Instruction);
+      return true;
+    }
+    if (C != '/' || Text[Start + 1] != '/')
+      return false;
+    P = findNewline(Text, Start + 2, N);
+    return true;
+  }
+  const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Text + Start));
+  const __m128i Dot = _mm_cmpeq_epi8(V, _mm_set1_epi8('.'));
+  const unsigned NotHead = ~headBytes(V, Dot) & 0xFFFF;
+  if (!Word) {
+    // A directive or declaration: its head is its first word. Line
+    // directives and the words that may lead a function header go to the
+    // general dispatch.
+    const uint32_t WordEnd =
+        NotHead ? Start + uint32_t(__builtin_ctz(NotHead)) : skipHeadWord(Text, Start + 16, N);
+    std::string_view W = T.substr(Start, WordEnd - Start);
+    if (isLineDirective(W) || isLinkageOrFunction(W))
+      return false;
+    StatementKind K = W == ".pragma" ? StatementKind::Directive : StatementKind::Declaration;
+    P = WordEnd;
+    if (!endsAtSemicolon(K, Start, Start, WordEnd))
+      unusualStatement(K, Start, Start, WordEnd);
+    return true;
+  }
+  const __m128i DotColon = _mm_or_si128(Dot, _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
+  const unsigned NotIdent = NotHead | unsigned(_mm_movemask_epi8(DotColon));
+  if (!NotIdent)
+    return false; // an identifier of 16 bytes or more
+  const uint32_t IdentEnd = Start + uint32_t(__builtin_ctz(NotIdent));
+  if (Text[IdentEnd] == ':' && !(IdentEnd + 1 < N && Text[IdentEnd + 1] == ':')) {
+    emit(StatementKind::Label, Start, IdentEnd + 1, Start, IdentEnd);
+    P = IdentEnd + 1;
+    return true;
+  }
+  const uint32_t HeadEnd =
+      NotHead ? Start + uint32_t(__builtin_ctz(NotHead)) : skipHeadWord(Text, Start + 16, N);
+  P = HeadEnd;
+  if (!endsAtSemicolon(StatementKind::Instruction, Start, Start, HeadEnd))
+    unusualStatement(StatementKind::Instruction, Start, Start, HeadEnd);
+  return true;
+#else
+  return false;
+#endif
+}
+
 void ScannerImpl::run() {
   while (true) {
+    if (fastStatement())
+      continue;
     skipSpaceAndComments();
     if (P >= N)
       break;
     char C = T[P];
-    BlockKind Top = Blocks.empty() ? BlockKind::Plain : Blocks.back().first;
 
     if (C == '{') {
       Blocks.push_back({PendingBlock, P});
+      InSection = PendingBlock == BlockKind::Section;
       if (PendingBlock == BlockKind::Function && CurrentFunction < 0) {
         CurrentFunction = int32_t(M.Functions.size() - 1);
         FunctionDepth = Blocks.size();
@@ -693,10 +811,11 @@ void ScannerImpl::run() {
         CurrentFunction = -1;
       }
       Blocks.pop_back();
+      InSection = !Blocks.empty() && Blocks.back().first == BlockKind::Section;
       ++P;
       continue;
     }
-    if (Top == BlockKind::Section) {
+    if (InSection) {
       lineStatement(StatementKind::SectionData);
       continue;
     }
@@ -710,8 +829,7 @@ void ScannerImpl::run() {
       // variable declaration: ".visible .entry" vs ".visible .global".
       uint32_t Q = P;
       bool IsFunction = false;
-      while (Q < N && T[Q] == '.') {
-        std::string_view X = wordAt(Q);
+      for (std::string_view X = W;;) {
         if (X == ".entry" || X == ".func") {
           IsFunction = true;
           break;
@@ -722,13 +840,17 @@ void ScannerImpl::run() {
         Q += uint32_t(X.size());
         while (Q < N && isSpace(T[Q]))
           ++Q;
+        if (Q >= N || T[Q] != '.')
+          break;
+        X = wordAt(Q);
       }
       if (IsFunction) {
         functionHeader();
         continue;
       }
       terminatedStatement(W == ".pragma" ? StatementKind::Directive
-                                         : StatementKind::Declaration);
+                                         : StatementKind::Declaration,
+                          0, P + uint32_t(W.size()));
       continue;
     }
     if (isIdentStart(C)) {
@@ -755,7 +877,7 @@ void ScannerImpl::run() {
     }
     // Not PTX: report once and resynchronise at the next line (a non-ASCII
     // byte already has its S005).
-    uint32_t Start = P;
+    uint32_t Bad = P;
     unsigned char U = static_cast<unsigned char>(C);
     if (U >= 0x80) {
       const void *NL = std::memchr(T.data() + P, '\n', N - P);
@@ -770,7 +892,7 @@ void ScannerImpl::run() {
       std::snprintf(Buf, sizeof Buf, "0x%02X", U);
       Shown = std::string("byte ") + Buf;
     }
-    error(rules::SyntaxError, {Start, Start + 1},
+    error(rules::SyntaxError, {Bad, Bad + 1},
           "unexpected " + Shown + " at the start of a statement");
     const void *NL = std::memchr(T.data() + P, '\n', N - P);
     P = NL ? uint32_t(static_cast<const char *>(NL) - T.data()) + 1 : N;

@@ -50,32 +50,16 @@ constexpr bool isSorted() {
 }
 static_assert(isSorted(), "InstructionRules must be sorted by opcode");
 
-/// The first two bytes of every row's opcode, as a bitmap over 16-bit
-/// values: every statement of a module is looked up, and the two bytes of
-/// add, fma, mov, shl, setp, ... already rule it out.
-struct TwoBytePrefixes {
-  uint64_t Bits[1024] = {};
-  static constexpr unsigned key(char A, char B) {
-    return unsigned(uint8_t(A)) | unsigned(uint8_t(B)) << 8;
-  }
-  constexpr TwoBytePrefixes() {
-    for (const ParseRule &R : InstructionRules) {
-      unsigned K = key(R.Opcode[0], R.Opcode.size() > 1 ? R.Opcode[1] : '\0');
-      Bits[K / 64] |= uint64_t(1) << (K % 64);
-    }
-  }
-  bool mayMatch(char A, char B) const {
-    unsigned K = key(A, B);
-    return Bits[K / 64] >> (K % 64) & 1;
-  }
-  bool mayMatch(std::string_view Head) const {
-    return mayMatch(Head[0], Head.size() > 1 ? Head[1] : '\0');
-  }
-};
-constexpr TwoBytePrefixes Prefixes;
+constexpr bool opcodesHaveTwoBytes() {
+  for (const ParseRule &R : InstructionRules)
+    if (R.Opcode.size() < 2)
+      return false;
+  return true;
+}
+static_assert(opcodesHaveTwoBytes(), "mayNeedFullParse() rules out heads of one byte");
 
 inline bool instructionNeedsParse(std::string_view Head) {
-  if (Head.empty() || !Prefixes.mayMatch(Head))
+  if (!mayNeedFullParse(StatementKind::Instruction, Head.data(), uint32_t(Head.size())))
     return false;
   // Heads are short: a loop beats a call to memchr, for every statement.
   size_t OpSize = 0;
@@ -127,26 +111,38 @@ inline bool needsParse(const Statement &S, std::string_view Text) {
 
 } // namespace
 
+/// The first two bytes of every row's opcode.
+static constexpr OpcodePrefixSet prefixesOfRules() {
+  OpcodePrefixSet Set{};
+  for (const ParseRule &R : InstructionRules) {
+    unsigned K = unsigned(uint8_t(R.Opcode[0])) | unsigned(uint8_t(R.Opcode[1])) << 8;
+    Set.Bits[K / 64] |= uint64_t(1) << (K % 64);
+  }
+  return Set;
+}
+// Constant-initialised: the initialiser is a constant expression.
+const OpcodePrefixSet ParsedOpcodePrefixes = prefixesOfRules();
+
 bool needsFullParse(const Statement &S, std::string_view Text) {
   return needsParse(S, Text);
 }
 
-std::vector<uint32_t> selectForParse(const Module &M,
-                                     const SourceBuffer *DropBehind) {
-  std::vector<uint32_t> Selected;
-  const char *Text = M.Text.data();
-  for (uint32_t K = 0, N = uint32_t(M.Statements.size()); K < N; ++K) {
+std::vector<uint32_t> selectForParse(Module &M, const SourceBuffer *DropBehind) {
+  // Filtered in place: most candidates are selected.
+  std::vector<uint32_t> Selected = std::move(M.ParseCandidates);
+  M.ParseCandidates = {};
+  size_t Kept = 0;
+  uint32_t NextDrop = 0;
+  for (uint32_t K : Selected) {
     const Statement &S = M.Statements[K];
-    if (K % 4096 == 0 && DropBehind)
+    if (DropBehind && K >= NextDrop) {
       DropBehind->dropBefore(S.Range.Begin);
-    // Most statements are instructions that their head's first two bytes
-    // rule out (add, mov, fma, setp, ...): tested first, without the rest.
-    if (S.Kind == StatementKind::Instruction && S.HeadSize >= 2 &&
-        !Prefixes.mayMatch(Text[S.HeadBegin], Text[S.HeadBegin + 1]))
-      continue;
+      NextDrop = K + 4096;
+    }
     if (needsParse(S, M.Text))
-      Selected.push_back(K);
+      Selected[Kept++] = K;
   }
+  Selected.resize(Kept);
   return Selected;
 }
 

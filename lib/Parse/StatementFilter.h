@@ -5,6 +5,7 @@
 #include "ptxlint/AST.h"
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace ptxlint {
@@ -17,11 +18,37 @@ class SourceBuffer;
 /// is what makes linting a 400,000-line module cheap.
 bool needsFullParse(const Statement &S, std::string_view Text);
 
-/// The indices of M's statements that needsFullParse() selects, in order:
-/// one loop here, not a call per statement (every statement of a module
-/// passes through it).
+/// A set of two-byte prefixes: a bitmap over 16-bit values, the first byte
+/// in the low bits.
+struct OpcodePrefixSet {
+  uint64_t Bits[1024];
+  bool has(char A, char B) const {
+    unsigned Key = unsigned(uint8_t(A)) | unsigned(uint8_t(B)) << 8;
+    return Bits[Key / 64] >> (Key % 64) & 1;
+  }
+};
+/// The first two bytes of the opcodes whose instructions may be parsed.
+extern const OpcodePrefixSet ParsedOpcodePrefixes;
+
+/// False where needsFullParse() is false whatever the rest of the statement:
+/// labels, braces, section data, and instructions whose head's first two
+/// bytes begin no parsed opcode (add, mov, fma, setp, ...: most of a
+/// module). Cheap enough for the scanner to ask of every statement it emits,
+/// while the head is at hand; it lists the others in Module::ParseCandidates.
+inline bool mayNeedFullParse(StatementKind K, const char *Head, uint32_t HeadSize) {
+  if (K != StatementKind::Instruction)
+    return K == StatementKind::Directive || K == StatementKind::Declaration ||
+           K == StatementKind::FunctionHeader;
+  if (HeadSize < 2) // every parsed opcode has two bytes or more
+    return false;
+  return ParsedOpcodePrefixes.has(Head[0], Head[1]);
+}
+
+/// The indices of M's statements that needsFullParse() selects, in order,
+/// from M.ParseCandidates (the scanner's list), which it consumes: one loop
+/// here, not a call per statement.
 /// DropBehind: mapped text, dropped from memory behind the loop.
-std::vector<uint32_t> selectForParse(const Module &M,
+std::vector<uint32_t> selectForParse(Module &M,
                                      const SourceBuffer *DropBehind = nullptr);
 
 } // namespace ptxlint

@@ -417,12 +417,27 @@ struct StatementParser::Impl {
   struct EntryState {
     /// recogniseDirect()'s verdict: the first of the entry's list sizes in
     /// KnownSizes, Declined, or Unknown.
-    uint32_t Sizes;
-    uint32_t Built;   ///< instructions built directly from its tokens
-    int32_t Template; ///< index into Templates, -1 if none
+    uint32_t Sizes = Unknown;
+    uint32_t Built = 0;    ///< instructions built directly from its tokens
+    int32_t Template = -1; ///< index into Templates, -1 if none
+    /// A declaration's symbols, declared from its first statement: Symbols
+    /// of M.Symbols from FirstSymbol (0: not yet), that statement at
+    /// DeclaredAt.
+    uint32_t FirstSymbol = 0, Symbols = 0, DeclaredAt = 0;
   };
   static constexpr uint32_t Unknown = ~0u, Declined = ~0u - 1;
   std::vector<EntryState> Entries;
+  /// The state of the statement's memo entry, null if none.
+  EntryState *entryState() {
+    if (Entry == FastLexer::NoEntry)
+      return nullptr;
+    if (Entry >= Entries.size())
+      Entries.resize(Entry + 1);
+    return &Entries[Entry];
+  }
+  /// declareDirect(), or for a text declared before, a copy of the symbols
+  /// it declared (moved to this statement, in its function).
+  bool declareOrCopy(Statement &S);
   std::vector<uint32_t> KnownSizes;
   /// Instructions built from the tokens of an entry's second statement,
   /// for its later ones (async-dense code repeats its wrappers' statements,
@@ -657,6 +672,7 @@ Instruction &StatementParser::Impl::startInstruction(Statement &S) {
   Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
   I.TextId = textId();
+  I.StatementIndex = uint32_t(&S - M.Statements.data());
   AddressError = false;
   return I;
 }
@@ -992,10 +1008,8 @@ private:
 } // namespace
 
 bool StatementParser::Impl::recogniseDirect() {
-  if (Entry != FastLexer::NoEntry) { // async-dense code: 89 % of statements
-    if (Entry >= Entries.size())
-      Entries.resize(Entry + 1, {Unknown, 0, -1});
-    uint32_t &Known = Entries[Entry].Sizes;
+  if (EntryState *E = entryState()) { // async-dense code: 89 % of statements
+    uint32_t &Known = E->Sizes;
     if (Known == Unknown) {
       ListSizes.clear();
       Known = SubsetRecogniser(Toks, ListSizes).instruction() ? uint32_t(KnownSizes.size())
@@ -1168,9 +1182,11 @@ SourceRange moved(SourceRange R, ptrdiff_t D) {
   return {uint32_t(int64_t(R.Begin) + D), uint32_t(int64_t(R.End) + D)};
 }
 
-// Every field of these is moved below: a new one must be too.
-static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 184,
-              "a new field of Operand, Modifier or Instruction: move it below");
+// Every field of these is moved below (and Symbol's in declareOrCopy): a
+// new one must be too.
+static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 192 &&
+                  sizeof(Symbol) == 64,
+              "a new field of Operand, Modifier, Instruction or Symbol: move it");
 
 /// O, a copy of an operand D bytes away, made its own: its views
 /// and ranges moved by D, its nested lists copied into A.
@@ -1190,6 +1206,7 @@ void moveInstruction(Instruction &Into, const Instruction &From, ptrdiff_t D, No
   Into.Range = moved(From.Range, D);
   Into.WordsContiguous = From.WordsContiguous;
   Into.TextId = From.TextId;
+  Into.StatementIndex = From.StatementIndex;
   Into.Guard = From.Guard;
   if (Into.Guard)
     moveOperand(*Into.Guard, D, A);
@@ -1231,6 +1248,7 @@ bool StatementParser::Impl::copyTemplate(Statement &S, const EntryState &E) {
   moveInstruction(I, Templates[size_t(E.Template)],
                   ptrdiff_t(int64_t(S.Range.Begin) - int64_t(TemplateAt[size_t(E.Template)])),
                   M.Nodes);
+  I.StatementIndex = uint32_t(&S - M.Statements.data());
   return true;
 }
 
@@ -1436,6 +1454,32 @@ bool StatementParser::Impl::declareDirect(Statement &S) {
   return true;
 }
 
+bool StatementParser::Impl::declareOrCopy(Statement &S) {
+  EntryState *E = entryState();
+  if (!E || !E->Symbols) {
+    size_t Before = M.Symbols.size();
+    if (!declareDirect(S))
+      return false;
+    if (E && M.Symbols.size() > Before) {
+      E->FirstSymbol = uint32_t(Before);
+      E->Symbols = uint32_t(M.Symbols.size() - Before);
+      E->DeclaredAt = S.Range.Begin;
+    }
+    return true;
+  }
+  ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(E->DeclaredAt));
+  for (uint32_t K = E->FirstSymbol; K < E->FirstSymbol + E->Symbols; ++K) {
+    Symbol Sym = M.Symbols[K];
+    Sym.Name = moved(Sym.Name, D);
+    Sym.Type = moved(Sym.Type, D);
+    Sym.Range = moved(Sym.Range, D);
+    Sym.Function = S.Function;
+    M.Symbols.push_back(Sym);
+  }
+  S.ParsedIndex = 0;
+  return true;
+}
+
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
   uint32_t Root = Tree->Root;
   forChildren(Root, [&](uint32_t Dc) {
@@ -1522,7 +1566,7 @@ bool StatementParser::parse(uint32_t Index) {
       ++I->DirectlyBuilt;
       return I->buildOrCopy(S);
     }
-    if (R == EntryRule::Declaration && I->Direct && I->declareDirect(S))
+    if (R == EntryRule::Declaration && I->Direct && I->declareOrCopy(S))
       return true;
     if (I->nestedTooDeep() || !I->parseShape(Text, R))
       return false;

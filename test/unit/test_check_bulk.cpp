@@ -1,6 +1,8 @@
 // Unit tests of the checker on cp.async.bulk and cp.async.bulk.prefetch.
 #include "CheckTestUtil.h"
 
+#include "ptxlint/SourceBuffer.h"
+
 #include <doctest/doctest.h>
 
 using namespace ptxlint::test;
@@ -88,4 +90,25 @@ TEST_CASE("cp.async.bulk: targets and versions") {
   CHECK(L.clean());
   CHECK(L.has("T305"));
   CHECK(lintInstruction(Cta, "sm_80", "7.8").has("T301"));
+}
+
+TEST_CASE("a repeated instruction is checked against its own function's names") {
+  // The checker replays a clean check of a text (recorded from its second
+  // check: k3's) on its later instructions only where their names find the
+  // same: k4 declares no %rd2, and the instruction the others check clean
+  // reports it there.
+  const std::string Insn = "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%rd2], 16;";
+  auto Kernel = [&](const char *Name, const char *Regs) {
+    return std::string(".visible .entry ") + Name + "()\n{\n  .reg .b64 " + Regs + ";\n  " +
+           Insn + "\n  ret;\n}\n";
+  };
+  std::string Text = ".version 8.8\n.target sm_100a\n.address_size 64\n" +
+                     Kernel("k1", "%rd<4>") + Kernel("k2", "%rd<4>") + Kernel("k3", "%rd<4>") +
+                     Kernel("k4", "%rd<2>") + Kernel("k5", "%rd<4>");
+  ptxlint::LintResult R = ptxlint::lint(ptxlint::SourceBuffer("repeated.ptx", Text));
+  REQUIRE(R.Diagnostics.size() == 1);
+  const ptxlint::Diagnostic &D = R.Diagnostics[0];
+  CHECK(Text.substr(D.Range.Begin, D.Range.End - D.Range.Begin) == "%rd2");
+  CHECK(D.Range.Begin > Text.find("k4()"));
+  CHECK(D.Range.Begin < Text.find("k5()"));
 }

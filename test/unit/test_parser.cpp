@@ -277,6 +277,7 @@ size_t compareBuilders(const std::string &Text, const std::string &Name) {
         const Symbol &A = Direct.Symbols[X], &B = ViaCst.Symbols[X];
         CAPTURE(A.Name);
         CHECK((A.Name == B.Name && A.Type == B.Type && A.ArraySize == B.ArraySize &&
+               A.Name.data() == B.Name.data() && A.Type.data() == B.Type.data() &&
                A.Range.Begin == B.Range.Begin && A.Range.End == B.Range.End &&
                A.Function == B.Function && A.RangeCount == B.RangeCount &&
                A.Align == B.Align && A.Space == B.Space && A.VectorWidth == B.VectorWidth &&
@@ -341,8 +342,13 @@ TEST_CASE("the direct builder and the CST walk make the same instructions") {
                 ".mbarrier::complete_tx::bytes [%r1+16], [%rd1, {%r2, -3}], [%r3], 0xffffU;\n"
                 "  st.shared.v2.u32 [x+4*2-1], {%r2, _};   mov.u32 %r1, %tid.x;\n"
                 "st.shared.u32 [8*2], 18446744073709551616;\n";
-  Src = std::string(Header) + ".visible .entry k()\n{\n.reg .b32 %r<12>;\n" + Repeated + "}\n";
-  CHECK(compareBuilders(Src, "repeated.ptx") == 12); // the filter leaves the mov
+  // Declarations of one text: from the second on, copies of the first's
+  // symbols, in their own function.
+  std::string Decls = ".reg .b32 %r<12>, x<2>[3]; .shared .align 8 .b8 buf[16], s2[0x10];\n"
+                      ".global .u32 g[2] = {1, 2};\n";
+  Src = std::string(Header) + ".visible .entry k()\n{\n" + Decls + Decls + Repeated +
+        "}\n.visible .entry k2()\n{\n" + Decls + Repeated + "}\n";
+  CHECK(compareBuilders(Src, "repeated.ptx") == 24); // the filter leaves the mov
 
   // Every test module and the corpus (or its committed slice).
   size_t Direct = 0, Files = 0;
