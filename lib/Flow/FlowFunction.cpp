@@ -426,7 +426,7 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
 }
 
 int32_t FlowFunction::selfBase(int32_t Reg) const {
-  std::string_view Name = RegNames[size_t(Reg)];
+  std::string_view Name = sliceReg(Reg).Name;
   if (Name[0] != '%')
     return baseFor(Name, true);
   // baseFor() finds a base by name for the names operands spell: symbols
@@ -595,7 +595,7 @@ std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
 
 void FlowFunction::forgetRegisters() {
   RegIndex = NameTable();
-  RegNames = {};
+  NumRegs = 0;
   Defs = {};
 }
 
@@ -629,7 +629,6 @@ void FlowFunction::build() {
   // in the order of first definition, which PathConditions' atoms and the
   // base ids follow.
   Defs.reserve(NumStatements);
-  RegNames.reserve(NumStatements);
   RegIndex.reservePacked(NumStatements);
   std::vector<std::string_view> DestNames; // scanDest()'s, reused
   // Inline (called from three places, which GCC would not do itself): once
@@ -637,12 +636,12 @@ void FlowFunction::build() {
   auto Define = [&](std::string_view Name) __attribute__((always_inline)) {
     if (Name.empty())
       return;
-    int32_t Next = int32_t(RegNames.size());
+    int32_t Next = int32_t(NumRegs);
     auto [Id, New] = NameTable::packable(Name) // inline: once per instruction
                          ? RegIndex.insertPacked(NameTable::pack(Name), Next)
                          : RegIndex.insert(Name, Next);
     if (New)
-      RegNames.push_back(Name);
+      ++NumRegs;
     Defs.push_back({uint32_t(Insts.size() - 1), Id});
   };
   // An instruction decode() left Partial: its destination from the text.
@@ -855,20 +854,25 @@ enum ValOpKind : uint8_t {
 };
 uint8_t valOpOf(const FlowInst &I) {
   if (I.ValOp == 0xff) {
-    std::string_view Op = opWord(I.Head);
-    I.ValOp = Op == "mov"    ? VMov
-              : Op == "cvta" ? VCvta
-              : Op == "cvt"  ? VCvt
-              : Op == "add"  ? VAdd
-              : Op == "sub"  ? VSub
-              : Op == "and" || Op == "or" || Op == "xor" ? VBit
-              : Op == "mad"  ? VMad
-              : Op == "shl"  ? VShl
-              : Op == "mul"  ? VMul
-              : Op == "selp" ? VSelp
-              : Op == "mapa" ? VMapa
-              : Op == "ld"   ? VLd
-                             : VNone;
+    // By the opcode word packed (packWord()): one switch, not a string
+    // compare per candidate (asked once per definition of the value slice).
+    switch (packWord(I.Head)) {
+    case packWord("mov"): I.ValOp = VMov; break;
+    case packWord("cvta"): I.ValOp = VCvta; break;
+    case packWord("cvt"): I.ValOp = VCvt; break;
+    case packWord("add"): I.ValOp = VAdd; break;
+    case packWord("sub"): I.ValOp = VSub; break;
+    case packWord("and"):
+    case packWord("or"):
+    case packWord("xor"): I.ValOp = VBit; break;
+    case packWord("mad"): I.ValOp = VMad; break;
+    case packWord("shl"): I.ValOp = VShl; break;
+    case packWord("mul"): I.ValOp = VMul; break;
+    case packWord("selp"): I.ValOp = VSelp; break;
+    case packWord("mapa"): I.ValOp = VMapa; break;
+    case packWord("ld"): I.ValOp = VLd; break;
+    default: I.ValOp = VNone; break;
+    }
   }
   return I.ValOp;
 }
@@ -1057,11 +1061,11 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
 
 void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   // The definitions of each register: DefOf[DefStart[R] .. DefStart[R + 1]).
-  DefStart.assign(RegNames.size() + 1, 0);
+  DefStart.assign(NumRegs + 1, 0);
   DefOf.resize(Defs.size());
   for (const Def &D : Defs)
     DefStart[size_t(D.Reg) + 1]++;
-  for (size_t R = 0; R < RegNames.size(); ++R)
+  for (size_t R = 0; R < NumRegs; ++R)
     DefStart[R + 1] += DefStart[R];
   {
     std::vector<uint32_t> Fill(DefStart.begin(), DefStart.end() - 1);
@@ -1072,8 +1076,8 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   // size, a mask, a count) are evaluated: a backward slice from those
   // operands through mov/cvta/cvt/add/sub/mad. Deferred loads are not in
   // it: their addresses are evaluated if a rule asks (demand()).
-  SliceOf.assign(RegNames.size(), -1);
-  Slice.reserve(std::min<size_t>(RegNames.size(), 64));
+  SliceOf.assign(NumRegs, -1);
+  Slice.reserve(std::min<size_t>(NumRegs, 64));
   std::vector<int32_t> Seeds;
   for (uint32_t K : RoleInsts) { // the others are all Partial
     const FlowInst &I = Insts[K];
@@ -1120,7 +1124,7 @@ inline void FlowFunction::markInSlice(const Opnd &O, std::vector<int32_t> &Work)
     return;
   int32_t Id = regIdOf(O);
   if (Id >= 0 && !inSlice(Id)) {
-    addToSlice(Id);
+    addToSlice(Id, O.Name);
     Work.push_back(Id);
   }
 }
@@ -1223,10 +1227,10 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   return !Changed;
 }
 
-void FlowFunction::demand(int32_t Reg) const {
+void FlowFunction::demand(int32_t Reg, std::string_view Name) const {
   if (inSlice(Reg))
     return;
-  addToSlice(Reg);
+  addToSlice(Reg, Name);
   evaluate({Reg});
 }
 
@@ -1261,7 +1265,7 @@ AddrKey FlowFunction::resolveAddress(const Opnd &Op) const {
     return K;
   int32_t Id = regIdOf(*O);
   if (Id >= 0)
-    demand(Id);
+    demand(Id, O->Name);
   Val V = Id < 0 ? Val{Val::Ptr, baseFor(O->Name, true), true, 0}
                  : sliceReg(Id).V;
   if (V.K != Val::Ptr)
@@ -1281,16 +1285,17 @@ std::optional<Form> FlowFunction::form(const Opnd *O, uint32_t At) const {
 Form FlowFunction::formAt(const Opnd &O, uint32_t At, unsigned Depth) const {
   if (O.K == Opnd::Addr) {
     Form Base = O.Name.empty() ? Form::constant(0)
-                : O.BaseIsReg  ? regForm(regIdOf(O), At, Depth)
+                : O.BaseIsReg  ? regForm(regIdOf(O), O.Name, At, Depth)
                                : Form::symbol(baseFor(O.Name, false));
     return Form::sum(Base, Form::constant(O.Value), false);
   }
   if (O.K == Opnd::Reg && !O.Negated)
-    return regForm(regIdOf(O), At, Depth);
+    return regForm(regIdOf(O), O.Name, At, Depth);
   return operandVal(O).F; // an immediate, a symbol: never Undef
 }
 
-Form FlowFunction::regForm(int32_t Id, uint32_t At, unsigned Depth) const {
+Form FlowFunction::regForm(int32_t Id, std::string_view Name, uint32_t At,
+                           unsigned Depth) const {
   if (Id < 0 || !ValuesValid)
     return Form();
   if (defCount(Id) > 1) {
@@ -1304,7 +1309,7 @@ Form FlowFunction::regForm(int32_t Id, uint32_t At, unsigned Depth) const {
            })
         .value_or(Form());
   }
-  demand(Id);
+  demand(Id, Name);
   const Val &V = sliceReg(Id).V;
   return V.K == Val::Undef ? Form() : V.F;
 }
@@ -1315,7 +1320,7 @@ AddrKey FlowFunction::pointerIn(const Opnd *O) const {
   int32_t Id = regIdOf(*O);
   if (Id < 0)
     return AddrKey();
-  demand(Id);
+  demand(Id, O->Name);
   const Val &V = sliceReg(Id).V;
   return V.K == Val::Ptr ? AddrKey(V.Base, V.OffKnown, V.Off) : AddrKey();
 }
@@ -1382,7 +1387,7 @@ std::optional<int64_t> FlowFunction::constant(const Opnd *O) const {
     } else if (O->K == Opnd::Reg && !O->Negated && ValuesValid) {
       int32_t Id = regIdOf(*O);
       if (Id >= 0)
-        demand(Id);
+        demand(Id, O->Name);
       if (Id >= 0 && sliceReg(Id).V.K == Val::Const) {
         O->MemoHasConst = true;
         O->MemoVal = sliceReg(Id).V.Off;

@@ -544,7 +544,8 @@ private:
   bool evaluate(std::vector<int32_t> Work) const;
   /// Makes Reg's value available: a register outside the slice built from
   /// the rules' operands (a deferred load's address) is evaluated now.
-  void demand(int32_t Reg) const;
+  /// Name: Reg's name, as the operand that asks spells it.
+  void demand(int32_t Reg, std::string_view Name) const;
   int32_t baseFor(std::string_view Name, bool IsRegister) const;
   /// The base of register Reg's own value (Reg defined here).
   int32_t selfBase(int32_t Reg) const;
@@ -559,7 +560,7 @@ private:
   std::optional<Form> formOfDef(const FlowInst &I, OpFormFn OpForm) const;
   /// form() at depth Depth of a chain of local definitions.
   Form formAt(const Opnd &O, uint32_t At, unsigned Depth) const;
-  Form regForm(int32_t Reg, uint32_t At, unsigned Depth) const;
+  Form regForm(int32_t Reg, std::string_view Name, uint32_t At, unsigned Depth) const;
 
   mutable NameTable BaseIndex;
   NameTable RegIndex;
@@ -616,14 +617,17 @@ private:
     Val V;                 ///< the register's value
     int32_t SelfBase = -1; ///< base of its own value (selfBase()), once made
     int32_t UserHead = -1; ///< evaluate(): its first reader, -1
+    /// Its name, as the operand that brought it into the slice spells it
+    /// (selfBase() needs it; no name is kept per register).
+    std::string_view Name;
   };
   mutable std::vector<int32_t> SliceOf; ///< per register: index in Slice, -1: not in it
   mutable std::vector<SliceReg> Slice;
   bool inSlice(int32_t R) const { return SliceOf[size_t(R)] >= 0; }
-  /// Adds R to the slice (not in it yet).
-  void addToSlice(int32_t R) const {
+  /// Adds R, named Name, to the slice (not in it yet).
+  void addToSlice(int32_t R, std::string_view Name) const {
     SliceOf[size_t(R)] = int32_t(Slice.size());
-    Slice.emplace_back();
+    Slice.emplace_back().Name = Name;
   }
   SliceReg &sliceReg(int32_t R) const { return Slice[size_t(SliceOf[size_t(R)])]; }
   mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
@@ -631,7 +635,7 @@ private:
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
   int32_t regIdOf(const Opnd &O) const;
-  std::vector<std::string_view> RegNames;
+  uint32_t NumRegs = 0; ///< registers defined here: ids 0 .. NumRegs - 1
   /// Block of each instruction (and of the end), as build() found them:
   /// PathConditions asks blockOf() for every literal it builds.
   std::vector<uint32_t> InstBlock;
