@@ -79,24 +79,20 @@ template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, ui
 #if defined(__SSE2__)
   const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
                 Quote = _mm_set1_epi8('"'), LBrace = _mm_set1_epi8('{'),
-                RBrace = _mm_set1_epi8('}'), Newline = _mm_set1_epi8('\n');
+                RBrace = _mm_set1_epi8('}'), Newline = _mm_set1_epi8('\n'),
+                LParen = _mm_set1_epi8('('),
+                RParen = _mm_set1_epi8(')'), LBrack = _mm_set1_epi8('['),
+                RBrack = _mm_set1_epi8(']');
   while (P + 16 <= N) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
     __m128i M = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
-        _mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, Newline)));
-    if (Brackets) {
-      // Pairs that differ in one bit, one test each: '(' ')' are 0x28 0x29,
-      // '[' '{' are 0x5B 0x7B, ']' '}' are 0x5D 0x7D.
-      const __m128i NoCase = _mm_and_si128(V, _mm_set1_epi8(char(0xDF)));
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace)),
+                     _mm_or_si128(_mm_cmpeq_epi8(V, RBrace), _mm_cmpeq_epi8(V, Newline))));
+    if (Brackets)
       M = _mm_or_si128(
-          M, _mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(V, _mm_set1_epi8(char(0xFE))),
-                                         _mm_set1_epi8('(')),
-                          _mm_or_si128(_mm_cmpeq_epi8(NoCase, _mm_set1_epi8('[')),
-                                       _mm_cmpeq_epi8(NoCase, _mm_set1_epi8(']')))));
-    } else {
-      M = _mm_or_si128(M, _mm_or_si128(_mm_cmpeq_epi8(V, LBrace), _mm_cmpeq_epi8(V, RBrace)));
-    }
+          M, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, LParen), _mm_cmpeq_epi8(V, RParen)),
+                          _mm_or_si128(_mm_cmpeq_epi8(V, LBrack), _mm_cmpeq_epi8(V, RBrack))));
     int Mask = _mm_movemask_epi8(M);
     if (Mask)
       return P + uint32_t(__builtin_ctz(unsigned(Mask)));
@@ -127,55 +123,29 @@ struct HeadTable {
 };
 constexpr HeadTable HeadChar;
 
-#if defined(__SSE2__)
-/// The bytes of V in x..y, as a mask: one wrapping add moves the range to
-/// the bottom of the signed bytes, and one compare takes it.
-template <char X, char Y> inline __m128i inRange(__m128i V) {
-  static_assert(X <= Y, "a range");
-  return _mm_cmpgt_epi8(_mm_set1_epi8(char(-128 + (Y - X + 1))),
-                        _mm_add_epi8(V, _mm_set1_epi8(char(-128 - X))));
-}
-
-/// A bit per head-word byte of V (HeadChar); Dot: V's '.' bytes.
-inline unsigned headBytes(__m128i V, __m128i Dot) {
-  // Letters by their lower-case form (| 0x20 puts 'A'..'Z' on 'a'..'z' and
-  // nothing else there), then '0'..':', '$' '%', '_' and '.'.
-  __m128i In = _mm_or_si128(inRange<'a', 'z'>(_mm_or_si128(V, _mm_set1_epi8(0x20))),
-                            inRange<'0', ':'>(V));
-  In = _mm_or_si128(In, _mm_or_si128(inRange<'$', '%'>(V),
-                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')), Dot)));
-  return unsigned(_mm_movemask_epi8(In));
-}
-#endif
-
-/// The first byte at or after P that is not whitespace (isSpace), or N:
-/// 16 bytes in one test, then byte by byte.
-inline uint32_t skipSpaces(const char *T, uint32_t P, uint32_t N) {
-#if defined(__SSE2__)
-  if (P + 16 <= N) {
-    const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
-    unsigned NotSpace =
-        ~unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(' ')),
-                                                 inRange<'\t', '\r'>(V)))) &
-        0xFFFF;
-    if (NotSpace)
-      return P + uint32_t(__builtin_ctz(NotSpace));
-    P += 16;
-  }
-#endif
-  while (P < N && isSpace(T[P]))
-    ++P;
-  return P;
-}
-
 /// The first byte at or after P that is not a head-word byte (N if none):
 /// identifier bytes, '.' and ':' (".shared::cluster"). For the words of
 /// directives and declarations (wordAt), 16 bytes per step with SSE2.
 uint32_t skipHeadWord(const char *T, uint32_t P, uint32_t N) {
 #if defined(__SSE2__)
+  // Letters are the bytes whose lower-case form (| 0x20) is in a..z; digits
+  // and ':' the range '0'..':'. Signed compares leave bytes >= 0x80 out.
+  const __m128i Case = _mm_set1_epi8(0x20), BeforeA = _mm_set1_epi8('a' - 1),
+                AfterZ = _mm_set1_epi8('z' + 1), Before0 = _mm_set1_epi8('0' - 1),
+                AfterColon = _mm_set1_epi8(':' + 1), Under = _mm_set1_epi8('_'),
+                Dollar = _mm_set1_epi8('$'), Percent = _mm_set1_epi8('%'),
+                Dot = _mm_set1_epi8('.');
   while (P + 16 <= N) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
-    unsigned Out = ~headBytes(V, _mm_cmpeq_epi8(V, _mm_set1_epi8('.'))) & 0xFFFF;
+    __m128i Lower = _mm_or_si128(V, Case);
+    __m128i In = _mm_or_si128(
+        _mm_and_si128(_mm_cmpgt_epi8(Lower, BeforeA), _mm_cmpgt_epi8(AfterZ, Lower)),
+        _mm_and_si128(_mm_cmpgt_epi8(V, Before0), _mm_cmpgt_epi8(AfterColon, V)));
+    In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Under),
+                                                    _mm_cmpeq_epi8(V, Dot)),
+                                       _mm_or_si128(_mm_cmpeq_epi8(V, Dollar),
+                                                    _mm_cmpeq_epi8(V, Percent))));
+    unsigned Out = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF;
     if (Out)
       return P + uint32_t(__builtin_ctz(Out));
     P += 16;
@@ -198,10 +168,22 @@ inline bool identAndHead(const char *T, uint32_t P, uint32_t N, uint32_t &IdentE
   if (P + 16 > N)
     return false;
   const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
-  const __m128i Dot = _mm_cmpeq_epi8(V, _mm_set1_epi8('.'));
-  unsigned NotHead = ~headBytes(V, Dot) & 0xFFFF;
-  unsigned NotIdent =
-      NotHead | unsigned(_mm_movemask_epi8(_mm_or_si128(Dot, _mm_cmpeq_epi8(V, _mm_set1_epi8(':')))));
+  // As skipHeadWord: letters by their lower-case form, digits and ':' as a
+  // range, then '_' '$' '%' '.'.
+  const __m128i Lower = _mm_or_si128(V, _mm_set1_epi8(0x20));
+  const __m128i DotColon = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('.')),
+                                        _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
+  __m128i In = _mm_or_si128(
+      _mm_and_si128(_mm_cmpgt_epi8(Lower, _mm_set1_epi8('a' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), Lower)),
+      _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8(':' + 1), V)));
+  In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')),
+                                                  _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
+                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
+                                                  DotColon)));
+  unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF;
+  unsigned NotIdent = NotHead | unsigned(_mm_movemask_epi8(DotColon));
   if (!NotIdent)
     return false;
   IdentEnd = P + uint32_t(__builtin_ctz(NotIdent));
@@ -264,20 +246,18 @@ bool lineEndsStatement(std::string_view T, uint32_t Last, bool HasOperands, uint
 }
 
 /// The first byte at or after P with its high bit set (or N). This reads
-/// every byte of the module and almost never finds one: with SSE2, 128 bytes
-/// per step (the OR of eight blocks has a high bit where any of them has),
+/// every byte of the module and almost never finds one: with SSE2, 64 bytes
+/// per step (the OR of four blocks has a high bit where any of them has),
 /// then 16 to find which.
 uint32_t findNonAscii(const char *T, uint32_t P, uint32_t N) {
 #if defined(__SSE2__)
   auto Block = [T](uint32_t Q) {
     return _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + Q));
   };
-  auto Or4 = [&](uint32_t Q) {
-    return _mm_or_si128(_mm_or_si128(Block(Q), Block(Q + 16)),
-                        _mm_or_si128(Block(Q + 32), Block(Q + 48)));
-  };
-  while (P + 128 <= N && !_mm_movemask_epi8(_mm_or_si128(Or4(P), Or4(P + 64))))
-    P += 128;
+  while (P + 64 <= N &&
+         !_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(Block(P), Block(P + 16)),
+                                         _mm_or_si128(Block(P + 32), Block(P + 48)))))
+    P += 64;
   while (P + 16 <= N) {
     int Mask = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P)));
     if (Mask)
@@ -579,13 +559,28 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd,
       ++Q;
     HeadB = Q;
   }
-  // The caller may have found where the head ends, or where the identifier
-  // it starts with ends; skipHeadWord() finds the rest.
-  uint32_t HeadE;
-  if (HeadB == B && HeadEnd > HeadB)
+  // The caller may have read the identifier the head starts with, or the
+  // whole head.
+  uint32_t HeadE = HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB;
+  if (HeadB == B && HeadEnd > HeadB) {
     HeadE = HeadEnd;
-  else
-    HeadE = skipHeadWord(T.data(), HeadB == B && IdentEnd > HeadB ? IdentEnd : HeadB, N);
+  } else {
+    // A byte loop: instruction heads are short ("add.s32"), and
+    // skipHeadWord() here cost more than it saved on CUTLASS code
+    // (measured). Four bytes per test first, without branching between them
+    // (long heads such as "cp.async.bulk.tensor.2d..." are common in
+    // async-dense code).
+    auto Head = [&](uint32_t Q) { return unsigned(HeadChar[static_cast<unsigned char>(T[Q])]); };
+    while (HeadE + 4 <= N && (Head(HeadE) & Head(HeadE + 1) & Head(HeadE + 2) & Head(HeadE + 3)))
+      HeadE += 4;
+    if (HeadE + 4 <= N) {
+      while (Head(HeadE)) // one of these four bytes ends the head
+        ++HeadE;
+    } else {
+      while (HeadE < N && Head(HeadE))
+        ++HeadE;
+    }
+  }
   // The head has none of the bytes the loops after it look for.
   P = HeadE;
   if (!endsAtSemicolon(K, B, HeadB, HeadE))
@@ -711,14 +706,21 @@ void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
 /// of the text): the general dispatch takes it.
 inline bool ScannerImpl::fastStatement() {
 #if defined(__SSE2__)
-  if (InSection)
+  if (P + 16 > N || InSection)
     return false;
   const char *Text = T.data();
-  // The whitespace before it: a line break and a tab or two.
-  uint32_t Start = skipSpaces(Text, P, N);
-  P = Start;
-  if (Start + 16 > N)
+  const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Text + P));
+  // isSpace: ' ' and '\t'..'\r' (signed compares leave bytes >= 0x80 out).
+  const __m128i Space =
+      _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(' ')),
+                   _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('\t' - 1)),
+                                 _mm_cmpgt_epi8(_mm_set1_epi8('\r' + 1), V)));
+  unsigned NotSpace = ~unsigned(_mm_movemask_epi8(Space)) & 0xFFFF;
+  if (!NotSpace)
     return false;
+  const unsigned S = unsigned(__builtin_ctz(NotSpace));
+  const uint32_t Start = P + S;
+  P = Start;
   const char C = Text[Start];
   const bool Word = isIdentStart(C); // an instruction or a label
   if (!Word && C != '.') {
@@ -726,20 +728,32 @@ inline bool ScannerImpl::fastStatement() {
       terminatedStatement(StatementKind::Instruction);
       return true;
     }
-    if (C != '/' || Text[Start + 1] != '/')
+    if (C != '/' || Start + 1 >= N || Text[Start + 1] != '/')
       return false;
     P = findNewline(Text, Start + 2, N);
     return true;
   }
-  const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Text + Start));
-  const __m128i Dot = _mm_cmpeq_epi8(V, _mm_set1_epi8('.'));
-  const unsigned NotHead = ~headBytes(V, Dot) & 0xFFFF;
+  // Head bytes as in identAndHead().
+  const __m128i Lower = _mm_or_si128(V, _mm_set1_epi8(0x20));
+  const __m128i DotColon = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('.')),
+                                        _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
+  __m128i In = _mm_or_si128(
+      _mm_and_si128(_mm_cmpgt_epi8(Lower, _mm_set1_epi8('a' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), Lower)),
+      _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8(':' + 1), V)));
+  In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')),
+                                                  _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
+                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
+                                                  DotColon)));
+  const unsigned From = ~0u << S; // the whitespace before Start is no head
+  unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF & From;
   if (!Word) {
     // A directive or declaration: its head is its first word. Line
     // directives and the words that may lead a function header go to the
     // general dispatch.
-    const uint32_t WordEnd =
-        NotHead ? Start + uint32_t(__builtin_ctz(NotHead)) : skipHeadWord(Text, Start + 16, N);
+    const uint32_t WordEnd = NotHead ? Start - S + uint32_t(__builtin_ctz(NotHead))
+                                     : skipHeadWord(Text, Start - S + 16, N);
     std::string_view W = T.substr(Start, WordEnd - Start);
     if (isLineDirective(W) || isLinkageOrFunction(W))
       return false;
@@ -749,18 +763,17 @@ inline bool ScannerImpl::fastStatement() {
       unusualStatement(K, Start, Start, WordEnd);
     return true;
   }
-  const __m128i DotColon = _mm_or_si128(Dot, _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
-  const unsigned NotIdent = NotHead | unsigned(_mm_movemask_epi8(DotColon));
+  unsigned NotIdent = (NotHead | unsigned(_mm_movemask_epi8(DotColon))) & From;
   if (!NotIdent)
     return false; // an identifier of 16 bytes or more
-  const uint32_t IdentEnd = Start + uint32_t(__builtin_ctz(NotIdent));
-  if (Text[IdentEnd] == ':' && !(IdentEnd + 1 < N && Text[IdentEnd + 1] == ':')) {
+  const uint32_t IdentEnd = P - S + uint32_t(__builtin_ctz(NotIdent));
+  if (IdentEnd < N && Text[IdentEnd] == ':' && !(IdentEnd + 1 < N && Text[IdentEnd + 1] == ':')) {
     emit(StatementKind::Label, Start, IdentEnd + 1, Start, IdentEnd);
     P = IdentEnd + 1;
     return true;
   }
-  const uint32_t HeadEnd =
-      NotHead ? Start + uint32_t(__builtin_ctz(NotHead)) : skipHeadWord(Text, Start + 16, N);
+  const uint32_t HeadEnd = NotHead ? Start - S + uint32_t(__builtin_ctz(NotHead))
+                                   : skipHeadWord(Text, Start - S + 16, N);
   P = HeadEnd;
   if (!endsAtSemicolon(StatementKind::Instruction, Start, Start, HeadEnd))
     unusualStatement(StatementKind::Instruction, Start, Start, HeadEnd);
