@@ -302,9 +302,10 @@ struct Module {
   std::deque<std::string> FunctionNames;
   std::vector<Symbol> Symbols;
   ModuleDirectives Directives;
-  /// The statements the scanner could not rule out of a full parse, in
-  /// order (mayNeedFullParse() in Parse/StatementFilter.h): selectForParse()
-  /// reads these instead of every statement, and consumes the list.
+  /// The statements whose kind and head need a full parse, in order, as the
+  /// scanner found them (mayNeedFullParse() and headNeedsFullParse() in
+  /// Parse/StatementFilter.h): selectForParse() reads these instead of every
+  /// statement, and consumes the list.
   std::vector<uint32_t> ParseCandidates;
 };
 

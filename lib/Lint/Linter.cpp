@@ -208,8 +208,7 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   Buffer.startPass();
   scanModule(Buffer.text(), M, Diags, Limits);
   R.Statements = M.Statements.size();
-  Buffer.startPass();
-  std::vector<uint32_t> Selected = selectForParse(M, &Buffer);
+  std::vector<uint32_t> Selected = selectForParse(M);
   R.ParsedStatements = Selected.size();
 
   // Module-level facts first: directives, declarations, function headers.

@@ -365,9 +365,12 @@ private:
   /// test folds to the prefix test.
   __attribute__((always_inline)) void emit(StatementKind K, uint32_t B, uint32_t E,
                                            uint32_t HeadB, uint32_t HeadE);
-  /// The last statement emitted is a parse candidate (out of line: few are).
+  /// The last statement emitted may need a parse (out of line: few do):
+  /// listed if its head says so, asked now, while its text is in the cache
+  /// and, for a mapped module, in memory.
   __attribute__((noinline)) void addParseCandidate() {
-    M.ParseCandidates.push_back(uint32_t(M.Statements.size() - 1));
+    if (headNeedsFullParse(M.Statements.back(), T))
+      M.ParseCandidates.push_back(uint32_t(M.Statements.size() - 1));
   }
 
   void error(rules::Id Rule, SourceRange R, std::string Msg);

@@ -1,7 +1,6 @@
 //===- StatementFilter.cpp - Which statements get a full parse ------------===//
 
 #include "Parse/StatementFilter.h"
-#include "ptxlint/SourceBuffer.h"
 
 #include <algorithm>
 #include <iterator>
@@ -90,10 +89,8 @@ bool isParsedDeclaration(std::string_view Head) {
          Head == ".tex";
 }
 
-/// needsFullParse(), inlined into selectForParse()'s loop.
-inline bool needsParse(const Statement &S, std::string_view Text) {
-  if (S.ParsedIndex == -2)
-    return false; // the scanner already reported this statement
+/// headNeedsFullParse(), inlined into needsFullParse().
+inline bool headNeedsParse(const Statement &S, std::string_view Text) {
   switch (S.Kind) {
   case StatementKind::Instruction:
     return instructionNeedsParse(S.head(Text));
@@ -123,26 +120,23 @@ static constexpr OpcodePrefixSet prefixesOfRules() {
 // Constant-initialised: the initialiser is a constant expression.
 const OpcodePrefixSet ParsedOpcodePrefixes = prefixesOfRules();
 
-bool needsFullParse(const Statement &S, std::string_view Text) {
-  return needsParse(S, Text);
+bool headNeedsFullParse(const Statement &S, std::string_view Text) {
+  return headNeedsParse(S, Text);
 }
 
-std::vector<uint32_t> selectForParse(Module &M, const SourceBuffer *DropBehind) {
-  // Filtered in place: most candidates are selected.
+bool needsFullParse(const Statement &S, std::string_view Text) {
+  // ParsedIndex -2: the scanner already reported this statement.
+  return S.ParsedIndex != -2 && headNeedsParse(S, Text);
+}
+
+std::vector<uint32_t> selectForParse(Module &M) {
+  // The scanner listed the statements whose heads need a parse; of those,
+  // the ones it reported afterwards are not parsed. No text is read here.
   std::vector<uint32_t> Selected = std::move(M.ParseCandidates);
   M.ParseCandidates = {};
-  size_t Kept = 0;
-  uint32_t NextDrop = 0;
-  for (uint32_t K : Selected) {
-    const Statement &S = M.Statements[K];
-    if (DropBehind && K >= NextDrop) {
-      DropBehind->dropBefore(S.Range.Begin);
-      NextDrop = K + 4096;
-    }
-    if (needsParse(S, M.Text))
-      Selected[Kept++] = K;
-  }
-  Selected.resize(Kept);
+  Selected.erase(std::remove_if(Selected.begin(), Selected.end(),
+                                [&](uint32_t K) { return M.Statements[K].ParsedIndex == -2; }),
+                 Selected.end());
   return Selected;
 }
 

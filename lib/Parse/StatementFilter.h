@@ -10,13 +10,14 @@
 
 namespace ptxlint {
 
-class SourceBuffer;
-
 /// True if the statement must be parsed into the AST: module directives,
 /// declarations, function headers, and the instructions the checks read.
 /// Everything else stays an opaque Statement (its head word and range), which
 /// is what makes linting a 400,000-line module cheap.
 bool needsFullParse(const Statement &S, std::string_view Text);
+/// needsFullParse() before the scanner's own verdict on the statement (the
+/// ParsedIndex it may set after emitting it): what the kind and head say.
+bool headNeedsFullParse(const Statement &S, std::string_view Text);
 
 /// A set of two-byte prefixes: a bitmap over 16-bit values, the first byte
 /// in the low bits.
@@ -34,7 +35,8 @@ extern const OpcodePrefixSet ParsedOpcodePrefixes;
 /// labels, braces, section data, and instructions whose head's first two
 /// bytes begin no parsed opcode (add, mov, fma, setp, ...: most of a
 /// module). Cheap enough for the scanner to ask of every statement it emits,
-/// while the head is at hand; it lists the others in Module::ParseCandidates.
+/// while the head is at hand; it asks headNeedsFullParse() of the others and
+/// lists those it selects in Module::ParseCandidates.
 inline bool mayNeedFullParse(StatementKind K, const char *Head, uint32_t HeadSize) {
   if (K != StatementKind::Instruction)
     return K == StatementKind::Directive || K == StatementKind::Declaration ||
@@ -45,11 +47,11 @@ inline bool mayNeedFullParse(StatementKind K, const char *Head, uint32_t HeadSiz
 }
 
 /// The indices of M's statements that needsFullParse() selects, in order,
-/// from M.ParseCandidates (the scanner's list), which it consumes: one loop
-/// here, not a call per statement.
-/// DropBehind: mapped text, dropped from memory behind the loop.
-std::vector<uint32_t> selectForParse(Module &M,
-                                     const SourceBuffer *DropBehind = nullptr);
+/// from M.ParseCandidates (the scanner's list), which it consumes. It reads
+/// no text: the scanner asked headNeedsFullParse() of each statement while
+/// its text was at hand, so a mapped module's text, dropped behind the scan,
+/// is not brought back into memory (and out again) by one more pass.
+std::vector<uint32_t> selectForParse(Module &M);
 
 } // namespace ptxlint
 #endif
