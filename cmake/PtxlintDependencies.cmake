@@ -20,9 +20,13 @@ option(PTXLINT_LLVM_SHARED "Link the shared libLLVM instead of static LLVMSuppor
 # in instrumented builds, whose runtimes are shared libraries. It links
 # LLVMSupport's archive with only what that needs (terminfo's setupterm), not
 # LLVM's exported link interface, which names shared libraries (libz3.so,
-# libz.so, libtinfo.so) that a static link cannot take.
+# libz.so, libtinfo.so) that a static link cannot take. PTXLINT_STATIC_EXE=OFF
+# links the shared C library instead: valgrind's memcheck reports the static
+# C library's own start-up as errors.
+option(PTXLINT_STATIC_EXE "Link the ptxlint command as one static executable where libc.a exists" ON)
 set(PTXLINT_STATIC_COMMAND OFF)
-if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND
+if(PTXLINT_STATIC_EXE AND
+   CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND
    TARGET LLVMSupport AND NOT PTXLINT_LLVM_SHARED AND
    NOT PTXLINT_SANITIZE AND NOT PTXLINT_FUZZ)
   find_library(PTXLINT_LIBC_STATIC NAMES libc.a)
