@@ -156,6 +156,28 @@ uint32_t skipHeadWord(const char *T, uint32_t P, uint32_t N) {
   return P;
 }
 
+#if defined(__SSE2__)
+/// The bytes of V that may be in a head word, as skipHeadWord() reads them
+/// (letters by their lower-case form, digits and ':' as a range, then '_'
+/// '$' '%' '.'); DotColon: those that are '.' or ':', where an identifier
+/// ends. Inline: the scanner's fast path and identAndHead() ask it of every
+/// statement.
+[[gnu::always_inline]] inline __m128i headByteMask(__m128i V, __m128i &DotColon) {
+  const __m128i Lower = _mm_or_si128(V, _mm_set1_epi8(0x20));
+  DotColon = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('.')),
+                          _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
+  __m128i In = _mm_or_si128(
+      _mm_and_si128(_mm_cmpgt_epi8(Lower, _mm_set1_epi8('a' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), Lower)),
+      _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8(':' + 1), V)));
+  return _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')),
+                                                    _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
+                                       _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
+                                                    DotColon)));
+}
+#endif
+
 /// For a statement starting with an identifier at P: where the identifier
 /// ends (IdentEnd: isIdentChar bytes, for the label test) and where the
 /// head word it starts ends (HeadEnd: HeadChar bytes, '.' and ':' too), from
@@ -168,20 +190,8 @@ inline bool identAndHead(const char *T, uint32_t P, uint32_t N, uint32_t &IdentE
   if (P + 16 > N)
     return false;
   const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
-  // As skipHeadWord: letters by their lower-case form, digits and ':' as a
-  // range, then '_' '$' '%' '.'.
-  const __m128i Lower = _mm_or_si128(V, _mm_set1_epi8(0x20));
-  const __m128i DotColon = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('.')),
-                                        _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
-  __m128i In = _mm_or_si128(
-      _mm_and_si128(_mm_cmpgt_epi8(Lower, _mm_set1_epi8('a' - 1)),
-                    _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), Lower)),
-      _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
-                    _mm_cmpgt_epi8(_mm_set1_epi8(':' + 1), V)));
-  In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')),
-                                                  _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
-                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
-                                                  DotColon)));
+  __m128i DotColon;
+  const __m128i In = headByteMask(V, DotColon);
   unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF;
   unsigned NotIdent = NotHead | unsigned(_mm_movemask_epi8(DotColon));
   if (!NotIdent)
@@ -736,19 +746,8 @@ inline bool ScannerImpl::fastStatement() {
     P = findNewline(Text, Start + 2, N);
     return true;
   }
-  // Head bytes as in identAndHead().
-  const __m128i Lower = _mm_or_si128(V, _mm_set1_epi8(0x20));
-  const __m128i DotColon = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('.')),
-                                        _mm_cmpeq_epi8(V, _mm_set1_epi8(':')));
-  __m128i In = _mm_or_si128(
-      _mm_and_si128(_mm_cmpgt_epi8(Lower, _mm_set1_epi8('a' - 1)),
-                    _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), Lower)),
-      _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
-                    _mm_cmpgt_epi8(_mm_set1_epi8(':' + 1), V)));
-  In = _mm_or_si128(In, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('_')),
-                                                  _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
-                                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
-                                                  DotColon)));
+  __m128i DotColon;
+  const __m128i In = headByteMask(V, DotColon);
   const unsigned From = ~0u << S; // the whitespace before Start is no head
   unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF & From;
   if (!Word) {
