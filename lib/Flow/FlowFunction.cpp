@@ -126,22 +126,6 @@ constexpr RolePrefixes RolePrefix;
   return std::binary_search(PackedRoleWords.begin(), PackedRoleWords.end(), W);
 }
 
-/// The string hashes below mix in a word of 8 bytes per step (a byte per
-/// step cost ~3 instructions a byte on names of 50-200).
-uint64_t load8(const char *P) {
-  uint64_t W;
-  std::memcpy(&W, P, 8);
-  return W;
-}
-uint64_t mixWord(uint64_t H, uint64_t W) { return (H ^ W) * 0xFF51AFD7ED558CCDull; }
-/// The last step: the high bits, which the later bytes of each word reach,
-/// brought down to the low bits a table's mask keeps.
-uint64_t finishHash(uint64_t H) {
-  H ^= H >> 32;
-  H *= 0xD6E8FEB86659FD93ull;
-  return H ^ (H >> 32);
-}
-
 } // namespace
 
 // --- name table ------------------------------------------------------------------
@@ -174,20 +158,6 @@ NameRun NamePool::finish() {
 }
 
 namespace {
-/// A string's hash, eight bytes per step, the last word overlapping the one
-/// before (names of 9-200 bytes: mangled symbols, labels).
-uint64_t hashBytes(std::string_view S, uint64_t Seed = 0) {
-  const char *P = S.data();
-  size_t N = S.size();
-  uint64_t H = (N ^ Seed) * 0x9E3779B97F4A7C15ull;
-  size_t X = 0;
-  for (; X + 8 <= N; X += 8)
-    H = mixWord(H, load8(P + X));
-  if (X < N)
-    H = mixWord(H, N >= 8 ? load8(P + N - 8) : NameTable::pack(S));
-  return finishHash(H);
-}
-
 /// The labels of a function by name and { } scope: the instruction each
 /// precedes. Open addressing (a hash node per label before: CUTLASS 77 has
 /// 14,600 of them).
@@ -226,7 +196,7 @@ private:
   };
   size_t probe(std::string_view Name, uint32_t Scope) const {
     size_t Mask = Slots.size() - 1;
-    for (size_t P = size_t(hashBytes(Name, Scope)) & Mask;; P = (P + 1) & Mask) {
+    for (size_t P = size_t(hashText(Name, Scope)) & Mask;; P = (P + 1) & Mask) {
       const Slot &Sl = Slots[P];
       if (!Sl.Data || (Sl.Scope == Scope && std::string_view(Sl.Data, Sl.Size) == Name))
         return P;
@@ -245,7 +215,7 @@ private:
 };
 } // namespace
 
-uint64_t NameTable::hash(std::string_view S) { return hashBytes(S); }
+uint64_t NameTable::hash(std::string_view S) { return hashText(S); }
 
 int32_t NameTable::findLong(std::string_view Name) const {
   if (Slots.empty())
@@ -330,7 +300,7 @@ uint64_t ClassCache::hash(std::string_view Head, uint32_t Operands) {
       H = mixWord(H, uint8_t(P[K]));
   } else {
     for (size_t At : {size_t(0), (N - 8) / 2, N - 8})
-      H = mixWord(H, load8(P + At));
+      H = mixWord(H, loadWord(P + At));
   }
   return finishHash(H);
 }

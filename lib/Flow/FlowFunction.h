@@ -23,6 +23,7 @@
 #define PTXLINT_FLOW_FLOWFUNCTION_H
 
 #include "Flow/AsyncOpClassifier.h"
+#include "Support/TextHash.h"
 #include "ptxlint/AST.h"
 #include "ptxlint/SymbolTable.h"
 
@@ -296,26 +297,7 @@ public:
   static bool packable(std::string_view Name) {
     return !Name.empty() && Name.size() <= 8;
   }
-  static uint64_t pack(std::string_view Name) {
-    // Unique: names hold no NUL. Two loads that overlap rather than a
-    // memcpy of a variable size (a call): a byte the two share lands at
-    // the same place in V either way.
-    const char *P = Name.data();
-    size_t N = Name.size();
-    if (N >= 4) {
-      uint32_t Lo, Hi;
-      std::memcpy(&Lo, P, 4);
-      std::memcpy(&Hi, P + N - 4, 4);
-      return uint64_t(Lo) | uint64_t(Hi) << (8 * (N - 4));
-    }
-    uint64_t V = uint8_t(P[0]);
-    if (N >= 2) {
-      uint16_t Hi;
-      std::memcpy(&Hi, P + N - 2, 2);
-      V |= uint64_t(Hi) << (8 * (N - 2));
-    }
-    return V;
-  }
+  static uint64_t pack(std::string_view Name) { return packShort(Name); }
   /// insert() for a packable name, by its pack(). Inline: it runs once per
   /// instruction of an analysed function.
   std::pair<int32_t, bool> insertPacked(uint64_t Key, int32_t Id) {
