@@ -11,7 +11,9 @@
  *
  * usage: ptxlint-pagefaults [MB]   (default 16)
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +37,8 @@ int main(int argc, char **argv) {
                                       "2 MB huge pages"};
   for (int Round = 0; Round < 2; ++Round)
     for (int Mode = 0; Mode < 3; ++Mode) {
-      char *Map = mmap(NULL, Bytes + Huge, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      char *Map = (char *)mmap(NULL, Bytes + Huge, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (Map == MAP_FAILED) {
         perror("mmap");
         return 2;
