@@ -1679,11 +1679,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // commit that releases a load stage).
   std::vector<uint32_t> Extra; // the tensor-memory reads and writes
   std::vector<uint32_t> Stores; // tcgen05.st, tcgen05.wait::st
-  const uint32_t NI = uint32_t(FF.Insts.size()); // (every instruction: hoisted)
-  for (uint32_t K = 0; K < NI; ++K) {
+  for (uint32_t K : FF.TmemInsts) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Head.size() < 8 || I.Head[0] != 't' || !headStarts(I, "tcgen05."))
-      continue;
     if (headStarts(I, "tcgen05.wait::st") || headStarts(I, "tcgen05.st"))
       Stores.push_back(K);
     if (headStarts(I, "tcgen05.ld") || headStarts(I, "tcgen05.st") ||
@@ -1899,6 +1896,13 @@ void runTmemReadRule(const FlowRuleContext &C) {
       return Skip{Code[K] == Masked ? EffectOf(K).Acq : 0, 0};
     });
   std::unordered_map<uint32_t, uint64_t> Needs; // read -> covering classes
+  // The classes that hand over every column are in every read's cover: a
+  // read after a wait on one of them is covered without finding its
+  // columns (most reads: a column cover decodes the read's operand).
+  uint64_t HandsAll = 0;
+  for (size_t X = 0; X < Hands.size(); ++X)
+    if (Hands[X].All)
+      HandsAll |= Bit(X);
   using State = MustBits;
   bool Reported = false;
   auto Transfer = [&](uint32_t B, State &S, bool Report) {
@@ -1908,7 +1912,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
         S.Acq = (S.Acq & ~E.Kill) | E.Acq;
         continue;
       }
-      if (Report && !Reported && Code[K] == Read) {
+      if (Report && !Reported && Code[K] == Read && !(S.Acq & HandsAll)) {
         uint64_t &Need = Needs[K];
         if (!Need)
           Need = Covering(K);
