@@ -6,7 +6,7 @@
 
 #include <bitset>
 #include <cstdint>
-#include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,10 +21,15 @@ namespace ptxlint {
 /// (50,000 kernels) stays in cache where one big hash table did not.
 class SymbolTable {
 public:
-  /// Passed, if set, is called with each symbol's offset in the text, in
-  /// order, as the table is built (the lint drops mapped text behind it).
-  explicit SymbolTable(const Module &M,
-                       const std::function<void(uint32_t)> &Passed = {});
+  /// Reads the declared names from the module's text.
+  explicit SymbolTable(const Module &M);
+  /// Names: the names of M.Symbols in order, end to end, as appendNames()
+  /// copies them. The lint copies each declaration's names as it parses it,
+  /// while its text is in memory: the table then reads no text, where
+  /// reading every declaration's name again mapped a dropped text back whole.
+  SymbolTable(const Module &M, std::string_view Names);
+  /// Appends the names of M.Symbols[From, end) to Names.
+  static void appendNames(const Module &M, size_t From, std::string &Names);
   const Symbol *lookup(std::string_view Name, int32_t Function) const;
 
   /// A caller's memo of the register prefixes it looked up last, by
@@ -46,8 +51,6 @@ public:
   const Symbol *lookup(std::string_view Name, int32_t Function, PrefixMemo &Memo) const;
   /// The first bytes of the names declared in the .reg space: a name that
   /// starts otherwise is no register symbol, known without a lookup.
-  /// Recorded as the table is built, while the text is in memory (reading
-  /// every declaration's name later would map a dropped text back whole).
   const std::bitset<256> &regNameStarts() const { return RegStarts; }
 
 private:

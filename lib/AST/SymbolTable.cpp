@@ -62,9 +62,19 @@ bool sameName(std::string_view A, std::string_view B) {
 }
 } // namespace
 
-SymbolTable::SymbolTable(const Module &M,
-                         const std::function<void(uint32_t)> &Passed)
-    : M(M) {
+SymbolTable::SymbolTable(const Module &M)
+    : SymbolTable(M, [&] {
+        std::string Names;
+        appendNames(M, 0, Names);
+        return Names;
+      }()) {}
+
+void SymbolTable::appendNames(const Module &M, size_t From, std::string &Names) {
+  for (size_t K = From; K < M.Symbols.size(); ++K)
+    Names += M.Symbols[K].Name;
+}
+
+SymbolTable::SymbolTable(const Module &M, std::string_view Names) : M(M) {
   Scopes.resize(M.Functions.size() + 1);
   auto ScopeOf = [&](const Symbol &S) -> Scope * {
     size_t X = size_t(int64_t(S.Function) + 1);
@@ -85,25 +95,30 @@ SymbolTable::SymbolTable(const Module &M,
     Offset += Slots;
   }
   Slots.assign(Offset, 0);
+  // Where each symbol's name begins in Names (a symbol's view gives its
+  // size without reading the text).
+  std::vector<uint32_t> NameAt(M.Symbols.size());
+  for (uint32_t K = 0, At = 0; K < M.Symbols.size(); At += uint32_t(M.Symbols[K++].Name.size()))
+    NameAt[K] = At;
+  auto NameOf = [&](uint32_t K) { return Names.substr(NameAt[K], M.Symbols[K].Name.size()); };
   for (uint32_t K = 0; K < M.Symbols.size(); ++K) {
     const Symbol &S = M.Symbols[K];
-    if (Passed)
-      Passed(S.Range.Begin);
-    if (S.Space == StateSpace::Reg && !S.Name.empty())
-      RegStarts.set(uint8_t(S.Name[0]));
+    std::string_view Name = NameOf(K);
+    if (S.Space == StateSpace::Reg && !Name.empty())
+      RegStarts.set(uint8_t(Name[0]));
     Scope *Sc = ScopeOf(S);
     if (!Sc)
       continue;
-    uint32_t H = hash(S.Name);
-    if (!S.Name.empty() && isDigit(S.Name.back()))
-      Sc->DigitNames |= digitNameBit(S.Name);
+    uint32_t H = hash(Name);
+    if (!Name.empty() && isDigit(Name.back()))
+      Sc->DigitNames |= digitNameBit(Name);
     for (uint32_t P = H & Sc->Mask;; P = (P + 1) & Sc->Mask) {
       uint32_t &Slot = Slots[Sc->Offset + P];
       if (!Slot) {
         Slot = K + 1;
         break;
       }
-      if (M.Symbols[Slot - 1].Name == S.Name)
+      if (NameOf(Slot - 1) == Name)
         break; // first declaration wins
     }
   }
