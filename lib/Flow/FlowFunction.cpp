@@ -494,6 +494,9 @@ const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
   I.Head = S.head(M.Text);
+  // (mayHaveRole(): build() decodes every tcgen05.* here.)
+  if (I.Head.size() >= 8 && I.Head[0] == 't' && I.Head.substr(0, 8) == "tcgen05.")
+    TmemInsts.push_back(uint32_t(&I - Insts.data()));
   if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@') {
     std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
     size_t K = 1;

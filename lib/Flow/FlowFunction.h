@@ -305,7 +305,7 @@ public:
   static uint64_t pack(std::string_view Name) { return packShort(Name); }
   /// insert() for a packable name, by its pack(). Inline: it runs once per
   /// instruction of an analysed function.
-  std::pair<int32_t, bool> insertPacked(uint64_t Key, int32_t Id) {
+  [[gnu::always_inline]] std::pair<int32_t, bool> insertPacked(uint64_t Key, int32_t Id) {
     if ((PackedCount + 1) * 2 > Packed.size())
       growPacked();
     size_t Mask = Packed.size() - 1;
@@ -515,6 +515,10 @@ public:
   /// Indices of the instructions with a role (OpKind other than Other), in
   /// order: rules scan these rather than every instruction.
   std::vector<uint32_t> RoleInsts;
+  /// Indices of the tcgen05.* instructions (heads that start "tcgen05."),
+  /// in order: the tensor-memory rule's reads and writes, most of them of
+  /// no role, found without reading every instruction's head again.
+  std::vector<uint32_t> TmemInsts;
   /// False when the CFG cannot be trusted (brx, unknown label, a statement
   /// that failed to parse): no flow rule runs.
   bool Analyzable = true;
