@@ -23,9 +23,9 @@ void CompletionTracker::noteCommitPlace(FlowDiag &D, const CompState &S, Role R,
                                         uint32_t Before) {
   int64_t Last = -1, LastAny = -1;
   for (size_t K = 0; K < NC; ++K) {
-    if (Sites[K].R != R || !S.U.holds(K))
+    if (T.Sites[K].R != R || !S.U.holds(K))
       continue;
-    int64_t I = Sites[K].Inst;
+    int64_t I = T.Sites[K].Inst;
     LastAny = std::max(LastAny, I);
     if (I < int64_t(Before))
       Last = std::max(Last, I);
@@ -60,10 +60,10 @@ void CompletionTracker::checkUncommitted(const CompState &S, Role R,
   if (!N || (R == Role::CpAsync && *N != 0 && !NeverCommits))
     return;
   for (size_t K = 0; K < NC; ++K) {
-    if (Sites[K].R != R || !S.U.holds(K) || ReportedSite[K])
+    if (T.Sites[K].R != R || !S.U.holds(K) || T.ReportedSite[K])
       continue;
-    ReportedSite[K] = 1;
-    const FlowInst &Cp = FF.Insts[Sites[K].Inst];
+    T.ReportedSite[K] = 1;
+    const FlowInst &Cp = FF.Insts[T.Sites[K].Inst];
     bool Bulk = R == Role::BulkGroup;
     auto D = C.diag(Bulk ? rules::FlowBulkGroupProtocol
                          : rules::FlowCpAsyncUncommitted,
@@ -99,26 +99,26 @@ void CompletionTracker::checkWrongKind(const CompState &S, bool BulkWait,
   Role Own = BulkWait ? Role::BulkGroup : Role::CpAsync;
   Role Other = BulkWait ? Role::CpAsync : Role::BulkGroup;
   int32_t Witness = -1;
-  for (size_t K = 0; K < Sites.size(); ++K) {
-    if (Sites[K].R == Own && S.F[K] != Absent && S.F[K] != Done)
+  for (size_t K = 0; K < T.Sites.size(); ++K) {
+    if (T.Sites[K].R == Own && S.F[K] != Absent && S.F[K] != Done)
       return;
-    if (Sites[K].R == Other && isPending(S.F[K]) && Witness < 0 &&
-        !ReportedSite[K])
+    if (T.Sites[K].R == Other && isPending(S.F[K]) && Witness < 0 &&
+        !T.ReportedSite[K])
       Witness = int32_t(K);
   }
   if (Witness < 0)
     return;
-  WrongKind.push_back({uint32_t(Witness), WaitK, BulkWait});
+  T.WrongKind.push_back({uint32_t(Witness), WaitK, BulkWait});
 }
 
 // Emitted after the solve, for copies still pending at the exits: a
 // later wait of the right kind means the wrong one was incidental.
 void CompletionTracker::emitWrongKind(uint32_t SiteK, uint32_t WaitK,
                                       bool BulkWait) {
-  if (ReportedSite[SiteK] || !isPending(AtExit.F[SiteK]))
+  if (T.ReportedSite[SiteK] || !isPending(T.AtExit.F[SiteK]))
     return;
-  ReportedSite[SiteK] = 1;
-  const FlowInst &Cp = FF.Insts[Sites[SiteK].Inst];
+  T.ReportedSite[SiteK] = 1;
+  const FlowInst &Cp = FF.Insts[T.Sites[SiteK].Inst];
   const FlowInst &W = FF.Insts[WaitK];
   if (BulkWait)
     C.diag(rules::FlowBulkGroupProtocol, Cp.Range,
@@ -139,18 +139,18 @@ void CompletionTracker::emitWrongKind(uint32_t SiteK, uint32_t WaitK,
 
 void CompletionTracker::checkExit(const CompState &S, SourceRange ExitAt,
                                   uint32_t ExitK) {
-  AtExit.join(S);
+  T.AtExit.join(S);
   if (!FF.F.IsEntry)
     return; // a .func may leave commits to its caller
   for (size_t K = 0; K < NC; ++K) {
-    Role R = Sites[K].R;
-    if (!S.U.holds(K) || ReportedSite[K])
+    Role R = T.Sites[K].R;
+    if (!S.U.holds(K) || T.ReportedSite[K])
       continue;
     if (!((R == Role::CpAsync && HasCommit) ||
           (R == Role::BulkGroup && HasBulkCommit)))
       continue;
-    ReportedSite[K] = 1;
-    const FlowInst &Cp = FF.Insts[Sites[K].Inst];
+    T.ReportedSite[K] = 1;
+    const FlowInst &Cp = FF.Insts[T.Sites[K].Inst];
     auto D = R == Role::CpAsync
                  ? C.diag(rules::FlowCpAsyncUncommitted, Cp.Range,
                           "cp.async is never committed to a cp.async-group "

@@ -51,9 +51,18 @@ int32_t RewrittenObject::operator()(const FlowInst &I) const {
 }
 
 CompletionTracker::CompletionTracker(const FlowRuleContext &C)
-    : C(C), FF(C.FF), SiteOf(C.FF.Insts.size(), -1),
+    : C(C), FF(C.FF), T(KeptTables<Tables>::take()),
       Rewriters(C.FF, RewrittenObject{&C.FF}) {
-  Sites.reserve(std::min(FF.RoleInsts.size(), MaxSites));
+  // Kept tables hold the last function's; those not assigned whole below
+  // start empty.
+  T.Sites.clear();
+  for (std::vector<uint32_t> &Of : T.OfRole)
+    Of.clear();
+  T.WaitKnown.clear(); // (waitedSites() sizes them when first asked)
+  T.WaitedBy.clear();
+  T.WrongKind.clear();
+  T.SiteOf.assign(FF.Insts.size(), -1);
+  T.Sites.reserve(std::min(FF.RoleInsts.size(), MaxSites));
   // Copies that are committed first, then the mbarrier-completed loads: a
   // kernel's many TMA loads must not crowd its epilogue's stores out of the
   // site cap.
@@ -72,7 +81,7 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
         continue;
       if ((R == Role::MbarLoad) != Loads)
         continue;
-      if (Sites.size() >= MaxSites) {
+      if (T.Sites.size() >= MaxSites) {
         Complete = false;
         continue;
       }
@@ -81,33 +90,36 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
              FF.address(FF.operand(I, I.Op.DstOp)),
              FF.address(FF.operand(I, I.Op.SrcOp)),
              FF.address(FF.operand(I, I.Op.MbarOp))};
-      SiteOf[K] = int32_t(Sites.size());
-      Sites.push_back(S);
+      T.SiteOf[K] = int32_t(T.Sites.size());
+      T.Sites.push_back(S);
     }
   NC = 0;
-  while (NC < Sites.size() && Sites[NC].R != Role::MbarLoad)
+  while (NC < T.Sites.size() && T.Sites[NC].R != Role::MbarLoad)
     ++NC;
-  SitesIn.assign(FF.Bases.size(), 0);
-  for (std::vector<uint32_t> &Of : OfRole)
-    Of.reserve(Sites.size());
-  for (uint32_t X = 0; X < Sites.size(); ++X) {
-    const Site &St = Sites[X];
-    OfRole[size_t(St.R)].push_back(X);
+  T.SitesIn.assign(FF.Bases.size(), 0);
+  for (std::vector<uint32_t> &Of : T.OfRole)
+    Of.reserve(T.Sites.size());
+  for (uint32_t X = 0; X < T.Sites.size(); ++X) {
+    const Site &St = T.Sites[X];
+    T.OfRole[size_t(St.R)].push_back(X);
     for (int32_t B : {St.Dst.Base, St.Src.Base, St.Mbar.Base})
-      if (B >= 0 && size_t(B) < SitesIn.size())
-        SitesIn[size_t(B)] |= uint64_t(1) << X;
+      if (B >= 0 && size_t(B) < T.SitesIn.size())
+        T.SitesIn[size_t(B)] |= uint64_t(1) << X;
   }
   HasCommit = FF.has(OpKind::CpAsyncCommit);
   HasBulkCommit = FF.has(OpKind::BulkCommit);
   HasArriveHandOver = FF.has(OpKind::CpAsyncMbarrierArrive);
-  ReportedSite.assign(Sites.size(), 0);
-  ReportedUse.assign(Sites.size(), 0);
-  AtExit.F.assign(Sites.size(), Absent);
-  AtExit.W.N = AtExit.U.N = NC;
+  T.ReportedSite.assign(T.Sites.size(), 0);
+  T.ReportedUse.assign(T.Sites.size(), 0);
+  T.AtExit.F.assign(T.Sites.size(), Absent);
+  T.AtExit.U.clear();
+  T.AtExit.W.clear();
+  T.AtExit.W.N = T.AtExit.U.N = NC;
+  T.AtExit.P.setNone();
 }
 
 uint64_t CompletionTracker::bytesOf(size_t K) {
-  Site &St = Sites[K];
+  Site &St = T.Sites[K];
   if (!St.BytesKnown) {
     St.Bytes = C.copyBytes(FF.Insts[St.Inst]).value_or(0);
     St.BytesKnown = true;
@@ -118,21 +130,21 @@ uint64_t CompletionTracker::bytesOf(size_t K) {
 // The loads a wait on instruction K's barrier completes (its barrier, or
 // any when either side's is not known), found once per wait.
 uint64_t CompletionTracker::waitedSites(uint32_t K) {
-  if (WaitKnown.empty()) {
-    WaitKnown.assign(FF.Insts.size(), 0);
-    WaitedBy.assign(FF.Insts.size(), 0);
+  if (T.WaitKnown.empty()) {
+    T.WaitKnown.assign(FF.Insts.size(), 0);
+    T.WaitedBy.assign(FF.Insts.size(), 0);
   }
-  if (!WaitKnown[K]) {
+  if (!T.WaitKnown[K]) {
     const FlowInst &I = FF.Insts[K];
     AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
-    for (uint32_t X : OfRole[size_t(Role::MbarLoad)]) {
-      const Site &St = Sites[X];
+    for (uint32_t X : T.OfRole[size_t(Role::MbarLoad)]) {
+      const Site &St = T.Sites[X];
       if (!Bar.valid() || !St.Mbar.valid() || Bar == St.Mbar)
-        WaitedBy[K] |= uint64_t(1) << X;
+        T.WaitedBy[K] |= uint64_t(1) << X;
     }
-    WaitKnown[K] = 1;
+    T.WaitKnown[K] = 1;
   }
-  return WaitedBy[K];
+  return T.WaitedBy[K];
 }
 
 // Whether a predicated commit/wait surely covers a site: it runs under
@@ -149,7 +161,7 @@ bool CompletionTracker::covers(const FlowInst &Op, const Site &St) {
 // guess that two different predicates disagree.
 void CompletionTracker::committed(CompState &S, Role R, const FlowInst *Op) {
   S.U.drop([&](size_t K) {
-    return Sites[K].R == R && (!Op || covers(*Op, Sites[K]));
+    return T.Sites[K].R == R && (!Op || covers(*Op, T.Sites[K]));
   });
 }
 
@@ -166,8 +178,8 @@ bool CompletionTracker::changes(uint32_t K) {
     return true;
   default:
     int32_t KB = FF.Insts[K].KillsBase;
-    return SiteOf[K] >= 0 ||
-           (KB >= 0 && (size_t(KB) >= SitesIn.size() || SitesIn[size_t(KB)]));
+    return T.SiteOf[K] >= 0 ||
+           (KB >= 0 && (size_t(KB) >= T.SitesIn.size() || T.SitesIn[size_t(KB)]));
   }
 }
 
@@ -177,12 +189,12 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
   // once one finds no pending copy it could hit, the rest of the run skip
   // the search.
   bool NoneWatched = false;
-  for (uint32_t K : (Report ? *ReportEvents : *FixEvents).of(B)) {
+  for (uint32_t K : (Report ? T.ReportEvents : T.FixEvents).of(B)) {
     const FlowInst &I = FF.Insts[K];
-    if (PC && PathEvent[K])
+    if (PC && T.PathEvent[K])
       PC->apply(K, S.P, [&](auto &&Fn) { S.eachCond(Fn); });
     bool IsRead = I.Op.Kind == OpKind::Load || I.Op.Kind == OpKind::LdMatrix;
-    if (!IsRead || I.KillsBase >= 0 || SiteOf[K] >= 0)
+    if (!IsRead || I.KillsBase >= 0 || T.SiteOf[K] >= 0)
       NoneWatched = false; // the state may change here
     bool G = !I.Guard.empty();
     auto Commit = [&](Role R) {
@@ -241,7 +253,7 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
         checkWrongKind(S, true, K);
       }
       Wait(Role::BulkGroup, FF.constant(FF.operand(I, I.Op.WaitNOp)));
-      S.W.drop([&](size_t X) { return covers(I, Sites[X]); });
+      S.W.drop([&](size_t X) { return covers(I, T.Sites[X]); });
       break;
     case OpKind::MbarWait:
       for (uint64_t M = waitedSites(K); M; M &= M - 1) {
@@ -285,17 +297,17 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
     default:
       break;
     }
-    if (SiteOf[K] >= 0) {
-      size_t X = size_t(SiteOf[K]);
+    if (T.SiteOf[K] >= 0) {
+      size_t X = size_t(T.SiteOf[K]);
       S.F[X] = pending(0);
       if (X < NC) {
         S.U.set(X, S.P);
-        if (Sites[X].R == Role::BulkGroup)
+        if (T.Sites[X].R == Role::BulkGroup)
           S.W.set(X, S.P);
       }
     }
-    if (I.KillsBase >= 0 && size_t(I.KillsBase) < SitesIn.size())
-      for (uint64_t M = SitesIn[size_t(I.KillsBase)]; M; M &= M - 1) {
+    if (I.KillsBase >= 0 && size_t(I.KillsBase) < T.SitesIn.size())
+      for (uint64_t M = T.SitesIn[size_t(I.KillsBase)]; M; M &= M - 1) {
         size_t X = size_t(__builtin_ctzll(M));
         S.F[X] = killMaybe(S.F[X], false);
       }
@@ -312,32 +324,34 @@ bool CompletionTracker::edge(uint32_t B, size_t X, CompState &S) {
 
 bool CompletionTracker::quiet(uint32_t B, bool Report) {
   if (Report)
-    return ReportEvents->none(B) && !FF.Blocks[B].FallsOffEnd;
-  return FixEvents->none(B) &&
+    return T.ReportEvents.none(B) && !FF.Blocks[B].FallsOffEnd;
+  return T.FixEvents.none(B) &&
          (!PC || (PC->edge(B, 0).size() == 0 && PC->edge(B, 1).size() == 0));
 }
 
 void CompletionTracker::run() {
-  if (Sites.empty())
+  if (T.Sites.empty())
     return;
-  CompState Entry;
-  Entry.F.assign(Sites.size(), Absent);
+  CompState &Entry = T.Entry;
+  Entry.F.assign(T.Sites.size(), Absent);
+  Entry.U.clear();
+  Entry.W.clear();
   Entry.W.N = Entry.U.N = NC;
   Entry.P.setTrue();
   bool Commits = false;
-  for (const Site &St : Sites)
+  for (const Site &St : T.Sites)
     Commits |= St.R != Role::MbarLoad;
   if (Commits && (HasCommit || HasBulkCommit)) {
     PC.emplace(FF);
-    PathEvent.assign(FF.Insts.size(), 0);
+    T.PathEvent.assign(FF.Insts.size(), 0);
     for (uint32_t K : PC->events())
-      PathEvent[K] = 1;
+      T.PathEvent[K] = 1;
   }
   const std::vector<uint32_t> *Extra = PC ? &PC->events() : nullptr;
   // The events the transfer below acts on: when reporting, those that
   // change the state and the accesses and exits; during the fixpoint, the
   // first alone (read off the reporting list).
-  ReportEvents.emplace(
+  T.ReportEvents.build(
       FF,
       [this](uint32_t K) {
         switch (FF.Insts[K].Op.Kind) {
@@ -356,8 +370,8 @@ void CompletionTracker::run() {
         }
       },
       Extra);
-  FixEvents.emplace(*ReportEvents, [this](uint32_t K) {
-    return (PC && PathEvent[K]) || changes(K);
+  T.FixEvents.narrow(T.ReportEvents, [this](uint32_t K) {
+    return (PC && T.PathEvent[K]) || changes(K);
   });
   auto Transfer = [this](uint32_t B, CompState &S, bool Report) {
     transfer(B, S, Report);
@@ -368,7 +382,7 @@ void CompletionTracker::run() {
   auto Quiet = [this](uint32_t B, bool Report) { return quiet(B, Report); };
   if (!solveForward(FF, Entry, Transfer, Edge, Quiet))
     return;
-  for (const Candidate &Cd : WrongKind)
+  for (const Candidate &Cd : T.WrongKind)
     emitWrongKind(Cd.Site, Cd.Wait, Cd.BulkWait);
 }
 

@@ -168,39 +168,59 @@ struct RewrittenObject {
 };
 
 class CompletionTracker {
+  struct Candidate {
+    uint32_t Site, Wait;
+    bool BulkWait;
+  };
+
 public:
   explicit CompletionTracker(const FlowRuleContext &C);
+  ~CompletionTracker() { KeptTables<Tables>::keep(T, FF.Insts.size()); }
   /// Solves the tracking and reports what the rules find.
   void run();
 
 private:
   const FlowRuleContext &C;
   const FlowFunction &FF;
-  std::vector<Site> Sites;
-  std::vector<int32_t> SiteOf; ///< per instruction: its site, or -1
-  bool Complete = true;        ///< every copy has a site (none past MaxSites)
+  /// The function's tables (a small function's kept: Dataflow.h); the
+  /// constructor resets them.
+  struct Tables {
+    std::vector<Site> Sites;
+    std::vector<int32_t> SiteOf;     ///< per instruction: its site, or -1
+    std::vector<char> ReportedSite;  ///< F401/F402
+    std::vector<char> ReportedUse;   ///< F406/F407
+    std::vector<uint32_t> OfRole[3]; ///< per Role: its sites, in order
+    /// Per base: the sites whose destination, source or barrier is in it
+    /// (bit K: site K), forgotten where an instruction redefines the base.
+    std::vector<uint64_t> SitesIn;
+    /// Per instruction: waitedSites(), once known.
+    std::vector<uint64_t> WaitedBy;
+    std::vector<char> WaitKnown;
+    std::vector<char> PathEvent; ///< per instruction: a PathConditions event
+    /// The events the transfer acts on: when reporting, and in the fixpoint.
+    EventLists ReportEvents, FixEvents;
+    /// A wait of the other kind, judged after the solve (emitWrongKind) for
+    /// copies still pending at the exits.
+    std::vector<Candidate> WrongKind;
+    CompState Entry;  ///< the state at the function's entry
+    CompState AtExit; ///< the join of the states at the exits
+  };
+  Tables T;
+  bool Complete = true; ///< every copy has a site (none past MaxSites)
   /// The committed sites come first; only they have commit conditions (U)
   /// and, for bulk stores, "no wait since" facts (W): the states stay small
   /// in kernels whose many TMA loads fill the rest of the sites.
   size_t NC = 0;
   bool HasCommit = false, HasBulkCommit = false, HasArriveHandOver = false;
-  std::vector<char> ReportedSite; ///< F401/F402
-  std::vector<char> ReportedUse;  ///< F406/F407
 
   // --- the tracking (CompletionRules.cpp) ---
   /// Fn(fact, site) for each site of role R.
   template <class Fn> void forRole(CompState &S, Role R, Fn &&F) {
-    for (uint32_t K : OfRole[size_t(R)])
-      F(S.F[K], Sites[K]);
+    for (uint32_t K : T.OfRole[size_t(R)])
+      F(S.F[K], T.Sites[K]);
   }
-  std::vector<uint32_t> OfRole[3]; ///< per Role: its sites, in order
-  /// Per base: the sites whose destination, source or barrier is in it
-  /// (bit K: site K), forgotten where an instruction redefines the base.
-  std::vector<uint64_t> SitesIn;
   bool covers(const FlowInst &Op, const Site &St);
   uint64_t waitedSites(uint32_t K);
-  std::vector<uint64_t> WaitedBy; ///< per instruction: waitedSites(), once known
-  std::vector<char> WaitKnown;
   /// The bytes site K's copy moves, 0 when unknown.
   uint64_t bytesOf(size_t K);
   void committed(CompState &S, Role R, const FlowInst *Op);
@@ -210,8 +230,6 @@ private:
   bool quiet(uint32_t B, bool Report);
   // Branch correlation matters to the commit checks only.
   std::optional<PathConditions> PC;
-  std::vector<char> PathEvent; ///< per instruction: a PathConditions event
-  std::optional<EventLists> FixEvents, ReportEvents;
 
   // --- F401/F402 (CommitRules.cpp) ---
   void noteCommitPlace(FlowDiag &D, const CompState &S, Role R,
@@ -220,14 +238,6 @@ private:
   void checkWrongKind(const CompState &S, bool BulkWait, uint32_t WaitK);
   void emitWrongKind(uint32_t SiteK, uint32_t WaitK, bool BulkWait);
   void checkExit(const CompState &S, SourceRange ExitAt, uint32_t ExitK);
-  /// A wait of the other kind, judged after the solve (emitWrongKind) for
-  /// copies still pending at the exits.
-  struct Candidate {
-    uint32_t Site, Wait;
-    bool BulkWait;
-  };
-  std::vector<Candidate> WrongKind;
-  CompState AtExit; ///< the join of the states at the exits
 
   // --- F406 (WriteInFlightRule.cpp) ---
   void noteUnwaited(FlowDiag &D, size_t Victim, size_t Trigger);

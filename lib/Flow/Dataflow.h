@@ -29,11 +29,24 @@ namespace flow {
 /// the fixpoint does not walk them again and again.
 class EventLists {
 public:
-  /// Extra: more instructions to keep (sorted; e.g. PathConditions::events),
-  /// merged in program order.
+  EventLists() = default;
   template <class KeepFn>
   EventLists(const FlowFunction &FF, KeepFn &&Keep,
              const std::vector<uint32_t> *Extra = nullptr) {
+    build(FF, Keep, Extra);
+  }
+  template <class KeepFn> EventLists(const EventLists &From, KeepFn &&Keep) {
+    narrow(From, Keep);
+  }
+  /// The events of every block that Keep keeps. Extra: more instructions to
+  /// keep (sorted; e.g. PathConditions::events), merged in program order.
+  /// (build() and narrow() fill the lists in place: kept tables reuse their
+  /// buffers.)
+  template <class KeepFn>
+  void build(const FlowFunction &FF, KeepFn &&Keep,
+             const std::vector<uint32_t> *Extra = nullptr) {
+    Start.clear();
+    Ev.clear();
     Start.reserve(FF.Blocks.size() + 1);
     // Most events are instructions with a role: one allocation, not one per
     // doubling.
@@ -59,7 +72,9 @@ public:
   }
   /// The events of From that Keep keeps, in order (a rule's narrower list
   /// from its wider one, without walking every block's events again).
-  template <class KeepFn> EventLists(const EventLists &From, KeepFn &&Keep) {
+  template <class KeepFn> void narrow(const EventLists &From, KeepFn &&Keep) {
+    Start.clear();
+    Ev.clear();
     Start.reserve(From.Start.size());
     Ev.reserve(From.Ev.size());
     for (size_t B = 0; B + 1 < From.Start.size(); ++B) {
@@ -139,6 +154,33 @@ public:
 private:
   std::vector<uint64_t> Bits;
   size_t Low = 0;
+};
+
+/// Functions of at most this many instructions leave their tables to the
+/// next (KeptTables).
+constexpr size_t KeptTableInsts = 4096;
+
+/// The tables (vectors) an analysis of one function works in, kept by its
+/// thread from one small function to the next: allocating and freeing a
+/// score of vectors per function was much of a small function's cost
+/// (async-dense's 840). A large function's are freed after it (kept, a large
+/// kernel's would add to the peak). The analysis holds its tables by value
+/// (take() moves the kept ones in; a member read through a reference costs
+/// a load after every byte stored) and resets what it reads: they hold the
+/// last function's. A second analysis while the first holds them takes
+/// empty ones.
+template <class Tables> struct KeptTables {
+  static Tables take() { return std::move(slot()); }
+  static void keep(Tables &T, size_t Insts) {
+    if (Insts <= KeptTableInsts)
+      slot() = std::move(T);
+  }
+
+private:
+  static Tables &slot() {
+    static thread_local Tables Kept;
+    return Kept;
+  }
 };
 
 /// A solve whose block states take at most this many bytes (a small

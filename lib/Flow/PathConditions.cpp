@@ -73,10 +73,19 @@ constexpr uint32_t MaxScan = 512; ///< instructions scanned within a block
 
 } // namespace
 
-PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
+PathConditions::PathConditions(const FlowFunction &FF)
+    : FF(FF), T(KeptTables<Tables>::take()) {
+  // Kept tables hold the last function's: the ones filled by push_back
+  // start empty (the others are assigned whole).
+  for (std::vector<uint32_t> *V :
+       {&T.EdgeStart, &T.EdgeLits, &T.Events, &T.KillStart, &T.KillAtoms})
+    V->clear();
+  T.AtomRegs.clear();
+  T.AtomOpaque.clear();
+  T.KillBits.clear();
   size_t NB = FF.Blocks.size();
-  Cyclic.assign(NB, -1);
-  EdgeStart.reserve(2 * NB + 1);
+  T.Cyclic.assign(NB, -1);
+  T.EdgeStart.reserve(2 * NB + 1);
   // Room for about two atoms per conditional branch (a comparison and its
   // predicate) before the table grows: a small function's is small.
   size_t Branches = 0;
@@ -85,14 +94,14 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   size_t Slots = 16;
   while (Slots < 4 * Branches && Slots < 256)
     Slots *= 2;
-  AtomTable.assign(Slots, AtomSlot{});
+  T.AtomTable.assign(Slots, AtomSlot{});
   // (Growth by doublings is a copy and an allocation each, per function.)
-  EdgeLits.reserve(4 * Branches);
-  AtomRegs.reserve(2 * Branches);
-  AtomOpaque.reserve(2 * Branches);
+  T.EdgeLits.reserve(4 * Branches);
+  T.AtomRegs.reserve(2 * Branches);
+  T.AtomOpaque.reserve(2 * Branches);
   for (uint32_t B = 0; B < NB; ++B) {
     const Block &Bl = FF.Blocks[B];
-    EdgeStart.push_back(uint32_t(EdgeLits.size()));
+    T.EdgeStart.push_back(uint32_t(T.EdgeLits.size()));
     uint32_t Pos = Bl.End - 1;
     int32_t P = -1;
     if (Bl.Begin != Bl.End && Bl.Succs.size() == 2) {
@@ -101,36 +110,38 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
         P = FF.regId(Br.Guard);
     }
     if (P < 0) {
-      EdgeStart.push_back(uint32_t(EdgeLits.size()));
+      T.EdgeStart.push_back(uint32_t(T.EdgeLits.size()));
       continue;
     }
     // FlowFunction::build(): Succs[0] is the target, Succs[1] the fall-through.
     // Both edges in one walk of the definitions behind the guard.
-    std::vector<Lit> &Taken = FF.Insts[Pos].GuardNeg ? IfFalse : IfTrue;
-    std::vector<Lit> &NotTaken = FF.Insts[Pos].GuardNeg ? IfTrue : IfFalse;
-    IfTrue.clear();
-    IfFalse.clear();
-    lits(P, Pos, Pos, 0, {&IfTrue, &IfFalse});
-    EdgeLits.insert(EdgeLits.end(), Taken.begin(), Taken.end());
-    EdgeStart.push_back(uint32_t(EdgeLits.size()));
-    EdgeLits.insert(EdgeLits.end(), NotTaken.begin(), NotTaken.end());
+    std::vector<Lit> &Taken = FF.Insts[Pos].GuardNeg ? T.IfFalse : T.IfTrue;
+    std::vector<Lit> &NotTaken = FF.Insts[Pos].GuardNeg ? T.IfTrue : T.IfFalse;
+    T.IfTrue.clear();
+    T.IfFalse.clear();
+    lits(P, Pos, Pos, 0, {&T.IfTrue, &T.IfFalse});
+    T.EdgeLits.insert(T.EdgeLits.end(), Taken.begin(), Taken.end());
+    T.EdgeStart.push_back(uint32_t(T.EdgeLits.size()));
+    T.EdgeLits.insert(T.EdgeLits.end(), NotTaken.begin(), NotTaken.end());
   }
-  EdgeStart.push_back(uint32_t(EdgeLits.size()));
+  T.EdgeStart.push_back(uint32_t(T.EdgeLits.size()));
   // Every definition of an atom's register forgets the atom (a mov.pred
   // that sets a path flag is one of them); "mov.pred %p, 0/-1" also makes
   // the flag's atom known. As (instruction, atom) and (instruction,
   // literal) pairs, then grouped per instruction.
-  std::vector<std::pair<uint32_t, uint32_t>> Kills;
-  std::vector<std::pair<uint32_t, Lit>> Sets;
-  Kills.reserve(4 * AtomRegs.size());
-  for (uint32_t A = 0; A < AtomRegs.size(); ++A)
-    for (int32_t R : AtomRegs[A])
+  std::vector<std::pair<uint32_t, uint32_t>> &Kills = T.Kills;
+  std::vector<std::pair<uint32_t, Lit>> &Sets = T.Sets;
+  Kills.clear();
+  Sets.clear();
+  Kills.reserve(4 * T.AtomRegs.size());
+  for (uint32_t A = 0; A < T.AtomRegs.size(); ++A)
+    for (int32_t R : T.AtomRegs[A])
       for (uint32_t X = 0; R >= 0 && X < FF.defCount(R); ++X)
         Kills.push_back({FF.defInst(R, X), A});
-  for (uint32_t A = 0; A < AtomRegs.size(); ++A) {
-    if (!AtomOpaque[A])
+  for (uint32_t A = 0; A < T.AtomRegs.size(); ++A) {
+    if (!T.AtomOpaque[A])
       continue;
-    int32_t P = AtomRegs[A][0];
+    int32_t P = T.AtomRegs[A][0];
     for (uint32_t X = 0; X < FF.defCount(P); ++X) {
       uint32_t K = FF.defInst(P, X);
       const FlowInst &I = FF.Insts[K];
@@ -144,56 +155,56 @@ PathConditions::PathConditions(const FlowFunction &FF) : FF(FF) {
   std::sort(Kills.begin(), Kills.end());
   Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
   std::sort(Sets.begin(), Sets.end());
-  Events.reserve(Kills.size());
+  T.Events.reserve(Kills.size());
   for (const auto &KA : Kills) // (sorted: each instruction once)
-    if (Events.empty() || Events.back() != KA.first)
-      Events.push_back(KA.first);
-  KillStart.reserve(Events.size() + 1);
-  KillAtoms.reserve(Kills.size());
-  KillBits.reserve(Events.size());
-  EventSets.assign(Events.size(), NoLit);
-  EventOf.assign(FF.Insts.size(), -1);
+    if (T.Events.empty() || T.Events.back() != KA.first)
+      T.Events.push_back(KA.first);
+  T.KillStart.reserve(T.Events.size() + 1);
+  T.KillAtoms.reserve(Kills.size());
+  T.KillBits.reserve(T.Events.size());
+  T.EventSets.assign(T.Events.size(), NoLit);
+  T.EventOf.assign(FF.Insts.size(), -1);
   size_t X = 0, Y = 0;
-  for (size_t E = 0; E < Events.size(); ++E) {
-    EventOf[Events[E]] = int32_t(E);
-    KillStart.push_back(uint32_t(KillAtoms.size()));
+  for (size_t E = 0; E < T.Events.size(); ++E) {
+    T.EventOf[T.Events[E]] = int32_t(E);
+    T.KillStart.push_back(uint32_t(T.KillAtoms.size()));
     uint64_t Bits = 0;
-    for (; X < Kills.size() && Kills[X].first == Events[E]; ++X) {
-      KillAtoms.push_back(Kills[X].second);
+    for (; X < Kills.size() && Kills[X].first == T.Events[E]; ++X) {
+      T.KillAtoms.push_back(Kills[X].second);
       Bits |= uint64_t(1) << (Kills[X].second & 63);
     }
-    KillBits.push_back(Bits);
-    for (; Y < Sets.size() && Sets[Y].first == Events[E]; ++Y)
-      EventSets[E] = Sets[Y].second; // one flag per mov.pred
+    T.KillBits.push_back(Bits);
+    for (; Y < Sets.size() && Sets[Y].first == T.Events[E]; ++Y)
+      T.EventSets[E] = Sets[Y].second; // one flag per mov.pred
   }
-  KillStart.push_back(uint32_t(KillAtoms.size()));
+  T.KillStart.push_back(uint32_t(T.KillAtoms.size()));
 }
 
 uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
                                  int32_t RB) {
-  if ((AtomRegs.size() + 1) * 2 > AtomTable.size()) {
-    std::vector<AtomSlot> Old(AtomTable.size() * 2);
-    Old.swap(AtomTable);
-    size_t Mask = AtomTable.size() - 1;
+  if ((T.AtomRegs.size() + 1) * 2 > T.AtomTable.size()) {
+    std::vector<AtomSlot> Old(T.AtomTable.size() * 2);
+    Old.swap(T.AtomTable);
+    size_t Mask = T.AtomTable.size() - 1;
     for (const AtomSlot &Sl : Old)
       if (Sl.Id >= 0) {
         size_t P = hashKey(Sl.KeyA, Sl.KeyB) & Mask;
-        while (AtomTable[P].Id >= 0)
+        while (T.AtomTable[P].Id >= 0)
           P = (P + 1) & Mask;
-        AtomTable[P] = Sl;
+        T.AtomTable[P] = Sl;
       }
   }
-  size_t Mask = AtomTable.size() - 1;
+  size_t Mask = T.AtomTable.size() - 1;
   for (size_t P = hashKey(KeyA, KeyB) & Mask;; P = (P + 1) & Mask) {
-    AtomSlot &Sl = AtomTable[P];
+    AtomSlot &Sl = T.AtomTable[P];
     if (Sl.Id >= 0) {
       if (Sl.KeyA == KeyA && Sl.KeyB == KeyB)
         return uint32_t(Sl.Id);
       continue;
     }
-    Sl = AtomSlot{KeyA, KeyB, int32_t(AtomRegs.size())};
-    AtomRegs.push_back({RA, RB});
-    AtomOpaque.push_back((KeyA >> 40) == KOpaque);
+    Sl = AtomSlot{KeyA, KeyB, int32_t(T.AtomRegs.size())};
+    T.AtomRegs.push_back({RA, RB});
+    T.AtomOpaque.push_back((KeyA >> 40) == KOpaque);
     return uint32_t(Sl.Id);
   }
 }
@@ -237,15 +248,19 @@ bool PathConditions::stable(int32_t R, uint32_t From, uint32_t Pos) {
 }
 
 bool PathConditions::inCycle(uint32_t B) {
-  if (Cyclic[B] >= 0)
-    return Cyclic[B] != 0;
+  if (T.Cyclic[B] >= 0)
+    return T.Cyclic[B] != 0;
   // Tarjan's strongly connected components, iteratively, for every block.
   // A block is on the stack while it has an index and no component yet
   // (Cyclic still -1).
   size_t NB = FF.Blocks.size();
-  std::vector<int32_t> Index(NB, -1), Low(NB, 0);
-  std::vector<uint32_t> Stack;
-  std::vector<std::pair<uint32_t, uint32_t>> Call; // (block, next successor)
+  std::vector<int32_t> &Index = T.Index, &Low = T.Low;
+  std::vector<uint32_t> &Stack = T.Stack;
+  std::vector<std::pair<uint32_t, uint32_t>> &Call = T.Call;
+  Index.assign(NB, -1);
+  Low.assign(NB, 0);
+  Stack.clear();
+  Call.clear();
   Stack.reserve(NB);
   Call.reserve(NB);
   int32_t Next = 0;
@@ -264,7 +279,7 @@ bool PathConditions::inCycle(uint32_t B) {
           Index[W] = Low[W] = Next++;
           Stack.push_back(W);
           Call.push_back({W, 0});
-        } else if (Cyclic[W] < 0) { // on the stack
+        } else if (T.Cyclic[W] < 0) { // on the stack
           Low[V] = std::min(Low[V], Index[W]);
         }
         continue;
@@ -286,11 +301,11 @@ bool PathConditions::inCycle(uint32_t B) {
         Self |= S == Done;
       int8_t InCycle = Stack.size() - From > 1 || Self;
       for (size_t X = From; X < Stack.size(); ++X)
-        Cyclic[Stack[X]] = InCycle;
+        T.Cyclic[Stack[X]] = InCycle;
       Stack.resize(From);
     }
   }
-  return Cyclic[B] != 0;
+  return T.Cyclic[B] != 0;
 }
 
 void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,

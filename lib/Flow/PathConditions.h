@@ -29,6 +29,7 @@
 #ifndef PTXLINT_FLOW_PATHCONDITIONS_H
 #define PTXLINT_FLOW_PATHCONDITIONS_H
 
+#include "Flow/Dataflow.h"
 #include "Flow/FlowFunction.h"
 
 #include <algorithm>
@@ -165,28 +166,31 @@ using Cond = LitSet<8>;      ///< under which a may-fact holds
 class PathConditions {
 public:
   explicit PathConditions(const FlowFunction &FF);
+  ~PathConditions() { KeptTables<Tables>::keep(T, FF.Insts.size()); }
 
   /// A run of literals in the pool.
   using Lits = IndexRun;
   /// Literals that hold when control takes Succs[S] of block B.
   Lits edge(uint32_t B, size_t S) const {
     // (Inline: the solve asks for both edges of every block it visits.)
-    if (S >= 2 || size_t(B) * 2 + 2 >= EdgeStart.size())
+    if (S >= 2 || size_t(B) * 2 + 2 >= T.EdgeStart.size())
       return Lits{};
-    const Lit *Base = EdgeLits.data();
-    return Lits{Base + EdgeStart[2 * B + S], Base + EdgeStart[2 * B + S + 1]};
+    const Lit *Base = T.EdgeLits.data();
+    return Lits{Base + T.EdgeStart[2 * B + S],
+                Base + T.EdgeStart[2 * B + S + 1]};
   }
   /// Instructions that redefine an atom's register or set a path flag, in
   /// program order: rules add them to their events.
-  const std::vector<uint32_t> &events() const { return Events; }
+  const std::vector<uint32_t> &events() const { return T.Events; }
   /// Applies event K to the path condition and to the facts' conditions.
   template <class ForEachCond> void apply(uint32_t K, PathLits &P, ForEachCond &&Each) const {
-    if (K >= EventOf.size() || EventOf[K] < 0)
+    if (K >= T.EventOf.size() || T.EventOf[K] < 0)
       return;
-    size_t E = size_t(EventOf[K]);
-    Lit Sets = EventSets[E];
-    AtomSet Kills{{KillAtoms.data() + KillStart[E], KillAtoms.data() + KillStart[E + 1]},
-                  KillBits[E]};
+    size_t E = size_t(T.EventOf[K]);
+    Lit Sets = T.EventSets[E];
+    const uint32_t *Atoms = T.KillAtoms.data();
+    AtomSet Kills{{Atoms + T.KillStart[E], Atoms + T.KillStart[E + 1]},
+                  T.KillBits[E]};
     P.forget(Kills);
     Each([&](auto &C) {
       C.forget(Kills);
@@ -215,10 +219,15 @@ public:
     }
     return true;
   }
-  size_t atomCount() const { return AtomRegs.size(); }
+  size_t atomCount() const { return T.AtomRegs.size(); }
 
 private:
   static constexpr Lit NoLit = 0xffffffffu;
+  struct AtomSlot {
+    uint64_t KeyA = 0;
+    int64_t KeyB = 0;
+    int32_t Id = -1;
+  };
   /// Where lits() appends: [0] the literals that hold when the register is
   /// true, [1] when it is false; a null side is not collected.
   using Sides = std::array<std::vector<Lit> *, 2>;
@@ -237,28 +246,37 @@ private:
   uint32_t opaqueAtom(int32_t P);
 
   const FlowFunction &FF;
-  /// Edge literals, flat: those of Succs[S] of block B are
-  /// EdgeLits[EdgeStart[2B + S] .. EdgeStart[2B + S + 1]).
-  std::vector<uint32_t> EdgeStart;
-  std::vector<Lit> EdgeLits;
-  std::vector<Lit> IfTrue, IfFalse; ///< a branch's two sides, while built
-  std::vector<std::array<int32_t, 2>> AtomRegs; ///< per atom: its registers (-1: none)
-  std::vector<char> AtomOpaque;                 ///< per atom: a predicate register's own
-  /// Atoms by key: open addressing (an atom is looked up per literal).
-  struct AtomSlot {
-    uint64_t KeyA = 0;
-    int64_t KeyB = 0;
-    int32_t Id = -1;
+  /// The function's tables (a small function's kept: Dataflow.h); the
+  /// constructor resets them.
+  struct Tables {
+    /// Edge literals, flat: those of Succs[S] of block B are
+    /// EdgeLits[EdgeStart[2B + S] .. EdgeStart[2B + S + 1]).
+    std::vector<uint32_t> EdgeStart;
+    std::vector<Lit> EdgeLits;
+    std::vector<Lit> IfTrue, IfFalse; ///< a branch's two sides, while built
+    /// Per atom: its registers (-1: none), and whether it is a predicate
+    /// register's own.
+    std::vector<std::array<int32_t, 2>> AtomRegs;
+    std::vector<char> AtomOpaque;
+    /// Atoms by key: open addressing (an atom is looked up per literal).
+    std::vector<AtomSlot> AtomTable;
+    /// The events, and per event its killed atoms (KillAtoms[KillStart[E] ..
+    /// KillStart[E + 1])) and the literal it sets (NoLit: none).
+    std::vector<uint32_t> Events;
+    std::vector<int32_t> EventOf; ///< per instruction: its event, or -1
+    std::vector<uint32_t> KillStart, KillAtoms;
+    std::vector<uint64_t> KillBits; ///< per event: AtomSet::Bits of its atoms
+    std::vector<Lit> EventSets;
+    std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
+    // While built: (instruction, atom) and (instruction, literal) pairs;
+    // inCycle()'s search.
+    std::vector<std::pair<uint32_t, uint32_t>> Kills;
+    std::vector<std::pair<uint32_t, Lit>> Sets;
+    std::vector<int32_t> Index, Low;
+    std::vector<uint32_t> Stack;
+    std::vector<std::pair<uint32_t, uint32_t>> Call; // (block, next successor)
   };
-  std::vector<AtomSlot> AtomTable;
-  /// The events, and per event its killed atoms (KillAtoms[KillStart[E] ..
-  /// KillStart[E + 1])) and the literal it sets (NoLit: none).
-  std::vector<uint32_t> Events;
-  std::vector<int32_t> EventOf; ///< per instruction: its index in Events, or -1
-  std::vector<uint32_t> KillStart, KillAtoms;
-  std::vector<uint64_t> KillBits; ///< per event: AtomSet::Bits of its atoms
-  std::vector<Lit> EventSets;
-  std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
+  Tables T;
 };
 
 } // namespace flow

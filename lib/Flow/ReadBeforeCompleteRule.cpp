@@ -19,17 +19,17 @@ namespace flow {
 // Copies whose destination a read may hit: not bulk-group operations
 // (which read shared memory), pending, not reported yet, resolved.
 bool CompletionTracker::watched(const CompState &S, size_t K) {
-  const Site &St = Sites[K];
-  return St.R != Role::BulkGroup && isPending(S.F[K]) && !ReportedUse[K] &&
+  const Site &St = T.Sites[K];
+  return St.R != Role::BulkGroup && isPending(S.F[K]) && !T.ReportedUse[K] &&
          St.Dst.valid();
 }
 
 // Most reads happen with no copy pending: the read's address (a deferred
 // operand) is then never decoded or evaluated. The first watched site,
-// or Sites.size().
+// or T.Sites.size().
 size_t CompletionTracker::firstWatched(const CompState &S) {
   size_t First = 0;
-  while (First < Sites.size() && !watched(S, First))
+  while (First < T.Sites.size() && !watched(S, First))
     ++First;
   return First;
 }
@@ -39,8 +39,8 @@ size_t CompletionTracker::firstWatched(const CompState &S) {
 void CompletionTracker::checkReadAt(const CompState &S, const FlowInst &Rd,
                                     size_t First, const AddrKey &A,
                                     uint64_t Bytes, const Opnd *RdAddr) {
-  for (size_t K = First; K < Sites.size(); ++K) {
-    const Site &St = Sites[K];
+  for (size_t K = First; K < T.Sites.size(); ++K) {
+    const Site &St = T.Sites[K];
     if (!watched(S, K))
       continue;
     // The bytes the copy writes, read back: overlapping known ranges, or
@@ -50,7 +50,7 @@ void CompletionTracker::checkReadAt(const CompState &S, const FlowInst &Rd,
     if (!FF.definitelyOverlap(A, Bytes, St.Dst, bytesOf(K)) &&
         !FF.sameAddress(RdAddr, FF.operand(Cp, Cp.Op.DstOp)))
       continue;
-    ReportedUse[K] = 1;
+    T.ReportedUse[K] = 1;
     C.diag(rules::FlowReadBeforeComplete, Cp.Range,
            "the destination of this " + opName(Cp) +
                " is read before the copy is known to be complete")
@@ -67,7 +67,7 @@ bool CompletionTracker::checkRead(const CompState &S, const FlowInst &Rd) {
   if (!isSharedSpace(Rd.Op.Src))
     return true;
   size_t First = firstWatched(S);
-  if (First == Sites.size())
+  if (First == T.Sites.size())
     return false;
   const Opnd *RdAddr = FF.operand(Rd, Rd.Op.SrcOp);
   AddrKey A = FF.address(RdAddr);
@@ -81,7 +81,7 @@ bool CompletionTracker::checkRead(const CompState &S, const FlowInst &Rd) {
 void CompletionTracker::checkDescriptorRead(const CompState &S,
                                             const FlowInst &Rd) {
   size_t First = firstWatched(S);
-  if (First == Sites.size())
+  if (First == T.Sites.size())
     return;
   FF.operand(Rd, 0); // decodes them all
   for (const Opnd &O : Rd.Ops)

@@ -97,9 +97,9 @@ uint32_t sameThreadsAgain(const FlowFunction &FF, uint32_t K) {
 // trigger's commit).
 void CompletionTracker::noteUnwaited(FlowDiag &D, size_t Victim,
                                      size_t Trigger) {
-  uint32_t V = Sites[Victim].Inst;
+  uint32_t V = T.Sites[Victim].Inst;
   D.note(FF.Insts[V].Range, opName(FF.Insts[V]) + " issued here");
-  uint32_t At = Sites[Trigger].Inst;
+  uint32_t At = T.Sites[Trigger].Inst;
   for (uint32_t X = At + 1; X < FF.Insts.size() && X < At + 64; ++X)
     if (FF.Insts[X].Op.Kind == OpKind::BulkCommit) {
       // In the committing thread: past the end of an elected thread's
@@ -119,9 +119,9 @@ void CompletionTracker::noteUnwaited(FlowDiag &D, size_t Victim,
 // (Loose: or Mixed, some paths) or not waited for since it was issued.
 // Most writes and releases meet none, and then skip their address.
 bool CompletionTracker::storeActive(const CompState &S, bool Loose) {
-  for (uint32_t K : OfRole[size_t(Role::BulkGroup)]) {
+  for (uint32_t K : T.OfRole[size_t(Role::BulkGroup)]) {
     uint8_t F = S.F[K];
-    if (!ReportedUse[K] && (isPending(F) || S.W.holds(K) ||
+    if (!T.ReportedUse[K] && (isPending(F) || S.W.holds(K) ||
                             (Loose && F != Absent && F != Done)))
       return true;
   }
@@ -134,16 +134,16 @@ void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
   AddrKey A = FF.address(FF.operand(W, W.Op.DstOp));
   if (!A.valid())
     return;
-  for (size_t K = 0; K < Sites.size(); ++K) {
-    const Site &St = Sites[K];
-    if (St.R != Role::BulkGroup || ReportedUse[K])
+  for (size_t K = 0; K < T.Sites.size(); ++K) {
+    const Site &St = T.Sites[K];
+    if (St.R != Role::BulkGroup || T.ReportedUse[K])
       continue;
     const FlowInst &Cp = FF.Insts[St.Inst];
     if (!Cp.Op.readsSharedAsync())
       continue;
     if (isPending(S.F[K]) &&
         FF.definitelyOverlap(A, W.Op.AccessBytes, St.Src, bytesOf(K))) {
-      ReportedUse[K] = 1;
+      T.ReportedUse[K] = 1;
       C.diag(rules::FlowWriteInFlightSource, Cp.Range,
              opName(Cp) + " reads shared memory that is overwritten while "
                           "the store may still be reading it")
@@ -154,11 +154,11 @@ void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
                FF.mayOverlap(A, W.Op.AccessBytes, St.Src, bytesOf(K))) {
       // Same buffer, offsets not pinned down (per-thread, swizzled, a
       // ring slot): the rewrite may hit the bytes being read.
-      ReportedUse[K] = 1;
+      T.ReportedUse[K] = 1;
       size_t Victim = K;
-      for (size_t X = 0; X < Sites.size(); ++X)
-        if (Sites[X].R == Role::BulkGroup && isPending(S.F[X]) &&
-            FF.mayOverlap(A, W.Op.AccessBytes, Sites[X].Src, bytesOf(X)) &&
+      for (size_t X = 0; X < T.Sites.size(); ++X)
+        if (T.Sites[X].R == Role::BulkGroup && isPending(S.F[X]) &&
+            FF.mayOverlap(A, W.Op.AccessBytes, T.Sites[X].Src, bytesOf(X)) &&
             (!isPending(S.F[Victim]) || ageOf(S.F[X]) > ageOf(S.F[Victim])))
           Victim = X;
       auto D =
@@ -174,16 +174,16 @@ void CompletionTracker::checkWrite(const CompState &S, const FlowInst &W) {
 
 void CompletionTracker::buildStages() {
   Stages.Built = true;
-  Stages.Acquired.assign(Sites.size(), AddrKey());
-  Stages.Waited.assign(Sites.size(), 0);
+  Stages.Acquired.assign(T.Sites.size(), AddrKey());
+  Stages.Waited.assign(T.Sites.size(), 0);
   const std::vector<uint32_t> &RI = FF.RoleInsts;
   size_t X = 0;
   AddrKey Last; // the last wait's barrier, in program order
   bool Any = false;
-  for (size_t K = 0; K < Sites.size(); ++K) {
-    if (Sites[K].R != Role::BulkGroup)
+  for (size_t K = 0; K < T.Sites.size(); ++K) {
+    if (T.Sites[K].R != Role::BulkGroup)
       continue;
-    for (; X < RI.size() && RI[X] < Sites[K].Inst; ++X) {
+    for (; X < RI.size() && RI[X] < T.Sites[K].Inst; ++X) {
       const FlowInst &I = FF.Insts[RI[X]];
       if (I.Op.Kind == OpKind::MbarWait) {
         Last = FF.address(FF.operand(I, I.Op.MbarOp));
@@ -245,9 +245,9 @@ bool CompletionTracker::checkStageRelease(const CompState &S, uint32_t AtK,
     return false;
   if (!Stages.Built)
     buildStages();
-  for (size_t K = 0; K < Sites.size(); ++K) {
-    const Site &St = Sites[K];
-    if (St.R != Role::BulkGroup || ReportedUse[K] || S.F[K] == Absent ||
+  for (size_t K = 0; K < T.Sites.size(); ++K) {
+    const Site &St = T.Sites[K];
+    if (St.R != Role::BulkGroup || T.ReportedUse[K] || S.F[K] == Absent ||
         S.F[K] == Done || St.Inst >= AtK || St.Inst + 4096 < AtK ||
         !FF.Insts[St.Inst].Op.readsSharedAsync() ||
         !isConstant(Stages.Acquired[K]) || coveredBetween(St.Inst, AtK))
@@ -257,7 +257,7 @@ bool CompletionTracker::checkStageRelease(const CompState &S, uint32_t AtK,
       Bound |= P.first == Bar && P.second == Stages.Acquired[K];
     if (!Bound)
       continue;
-    ReportedUse[K] = 1;
+    T.ReportedUse[K] = 1;
     const FlowInst &Cp = FF.Insts[St.Inst];
     auto D = C.likely(rules::FlowWriteInFlightSource, FF.Insts[AtK].Range,
                       "this mbarrier.arrive releases the stage that a " +
@@ -291,9 +291,9 @@ bool CompletionTracker::checkStageRelease(const CompState &S, uint32_t AtK,
 // at smem + 1024 + 4096*k). A mainloop ring's refills (A and B tiles
 // above the staging tile) do not reach an epilogue's tile.
 bool CompletionTracker::ringRefills(uint32_t AtK, size_t K) {
-  const FlowInst &Rel = FF.Insts[AtK], &Cp = FF.Insts[Sites[K].Inst];
+  const FlowInst &Rel = FF.Insts[AtK], &Cp = FF.Insts[T.Sites[K].Inst];
   std::optional<Form> R = FF.form(FF.operand(Rel, Rel.Op.MbarOp), AtK);
-  std::optional<Form> S = FF.form(FF.operand(Cp, Cp.Op.SrcOp), Sites[K].Inst);
+  std::optional<Form> S = FF.form(FF.operand(Cp, Cp.Op.SrcOp), T.Sites[K].Inst);
   if (!R || !S)
     return false;
   for (const BarrierUse &U : Rewriters.uses()) {
@@ -321,7 +321,7 @@ bool CompletionTracker::ringRefills(uint32_t AtK, size_t K) {
 // the mainloop's ring) says nothing of the epilogue's staging tile: the
 // holdout kernels (scripts/holdout-kernels.sh) warned falsely there.
 bool CompletionTracker::releases(const AddrKey &Bar, size_t K, uint32_t AtK) {
-  const Site &St = Sites[K];
+  const Site &St = T.Sites[K];
   if (St.Src.Base != Bar.Base)
     return Rewriters.binds(Bar, St.Src.Base);
   if (!isConstant(Bar))
@@ -344,16 +344,16 @@ void CompletionTracker::checkRelease(const CompState &S, uint32_t AtK) {
     return;
   // One report per release, naming the store issued last before it.
   int64_t Pick = -1;
-  for (size_t K = 0; K < Sites.size(); ++K) {
-    const Site &St = Sites[K];
-    if (St.R != Role::BulkGroup || !S.W.holds(K) || ReportedUse[K] ||
+  for (size_t K = 0; K < T.Sites.size(); ++K) {
+    const Site &St = T.Sites[K];
+    if (St.R != Role::BulkGroup || !S.W.holds(K) || T.ReportedUse[K] ||
         !FF.Insts[St.Inst].Op.readsSharedAsync() || !St.Src.valid() ||
         !releases(Bar, K, AtK))
       continue;
-    ReportedUse[K] = 1;
-    auto Before = [&](int64_t X) { return Sites[size_t(X)].Inst < AtK; };
+    T.ReportedUse[K] = 1;
+    auto Before = [&](int64_t X) { return T.Sites[size_t(X)].Inst < AtK; };
     if (Pick < 0 || (Before(int64_t(K)) &&
-                     (!Before(Pick) || Sites[size_t(Pick)].Inst < St.Inst)))
+                     (!Before(Pick) || T.Sites[size_t(Pick)].Inst < St.Inst)))
       Pick = int64_t(K);
   }
   if (Pick < 0) {
@@ -361,7 +361,7 @@ void CompletionTracker::checkRelease(const CompState &S, uint32_t AtK) {
     checkStageRelease(S, AtK, Bar);
     return;
   }
-  const FlowInst &Cp = FF.Insts[Sites[size_t(Pick)].Inst];
+  const FlowInst &Cp = FF.Insts[T.Sites[size_t(Pick)].Inst];
   auto D = C.likely(rules::FlowWriteInFlightSource, FF.Insts[AtK].Range,
                     "this mbarrier.arrive releases shared memory while a " +
                         opName(Cp) +
