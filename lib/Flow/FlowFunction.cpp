@@ -695,6 +695,7 @@ void FlowFunction::build() {
   BlockOf.resize(N + 1);
   std::vector<uint32_t> &Leaders = Lists.Leaders;
   Leaders.push_back(N); // ends the last block
+  Blocks.reserve(Leaders.size() + 1); // at most a block a leader, and one at the end
   for (uint32_t L = 0, Begin = 0; L < Leaders.size(); ++L) {
     if (Leaders[L] <= Begin)
       continue; // 0, or a leader twice (a label after a branch)
