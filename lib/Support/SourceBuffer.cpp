@@ -134,11 +134,7 @@ std::string_view SourceBuffer::lineText(unsigned Line) const {
 void SourceBuffer::dropBefore(uint32_t Offset) const {
 #if defined(__linux__) && defined(MADV_DONTNEED)
   constexpr uint32_t Step = 1 << 20;
-  // A small module stays mapped whole: each drop costs an unmap and each
-  // page read again a fault per 64 KB in every later pass, more time than
-  // its few megabytes are worth (FA3's 2.9 MB spent 3 % of its time in
-  // madvise).
-  if (!Mapped || text().size() <= SmallText || Offset < DroppedTo + Step)
+  if (!Mapped || Offset < DroppedTo + Step)
     return;
   static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
   // The mapping starts on a page: drop the whole pages in [DroppedTo, Offset).
