@@ -176,20 +176,16 @@ struct StageDiags {
 
 /// Parses the statements of Selected that pass Want, in order; their
 /// diagnostics (reported to Scratch) go to Into, tagged with the statement.
-/// After, if set, is called with each statement after its parse.
 template <typename Pred>
 void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
                    const std::vector<uint32_t> &Selected, size_t From,
-                   size_t To, Pred Want, StageDiags &Into,
-                   const std::function<void(uint32_t)> &After = {}) {
+                   size_t To, Pred Want, StageDiags &Into) {
   for (size_t X = From; X < To; ++X) {
     uint32_t K = Selected[X];
     if (!Want(K))
       continue;
     Parser.parse(K);
     Into.collect(Scratch, K);
-    if (After)
-      After(K);
   }
 }
 
@@ -201,17 +197,12 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   Policy.begin(Diags);
   LintResult R;
   Module M;
-  // Each pass over the whole text drops mapped text behind it (see
-  // SourceBuffer::dropBefore): a pass touches it again only where it reads.
-  ScanLimits Limits;
-  Limits.DropBehind = &Buffer;
-  Buffer.startPass();
-  scanModule(Buffer.text(), M, Diags, Limits);
-  R.Statements = M.Statements.size();
-  std::vector<uint32_t> Selected = selectForParse(M);
-  R.ParsedStatements = Selected.size();
 
-  // Module-level facts first: directives, declarations, function headers.
+  // Module-level facts first: directives, declarations, function headers,
+  // parsed as the scan passes them (ScanLimits::Passed), while their text
+  // is in memory: they are on every page (inline-asm blocks declare
+  // predicates, call sequences parameters), and a pass of their own after
+  // the scan mapped the dropped text back whole.
   const size_t Cap = Opts.MaxDiagnostics ? Opts.MaxDiagnostics + 1 : 0;
   StageDiags HeadParse, BodyParse; // each in statement order
   HeadParse.Cap = BodyParse.Cap = Cap;
@@ -224,22 +215,33 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   auto IsInstruction = [&](uint32_t K) {
     return M.Statements[K].Kind == StatementKind::Instruction;
   };
-  // A declaration declares a name or a few, a header its parameters: room
-  // for a quarter more symbols than those statements, so that the array
-  // seldom grows (growing copied CUTLASS 77's 1.5 MB several times over).
-  M.Symbols.reserve(size_t(std::count_if(Selected.begin(), Selected.end(),
-                                         [&](uint32_t K) { return !IsInstruction(K); })) * 5 / 4);
-  // The symbol table gets the declared names copied as each declaration is
-  // parsed, while its text is in memory.
+  // The symbol table gets the declared names copied as they are parsed.
   std::string SymbolNames;
+  size_t Listed = 0, Named = 0; // of M.ParseCandidates, of M.Symbols, done
+  auto ParseHeads = [&] {
+    for (; Listed < M.ParseCandidates.size(); ++Listed) {
+      uint32_t K = M.ParseCandidates[Listed];
+      if (IsInstruction(K) || !candidateParsed(M.Statements[K]))
+        continue; // an instruction is parsed in its batch
+      Parser.parse(K);
+      HeadParse.collect(ParseScratch, K);
+    }
+    SymbolTable::appendNames(M, Named, SymbolNames);
+    Named = M.Symbols.size();
+  };
+  // Each pass over the whole text drops mapped text behind it (see
+  // SourceBuffer::dropBefore): a pass touches it again only where it reads.
+  ScanLimits Limits;
+  Limits.Passed = [&](uint32_t Offset) {
+    ParseHeads();
+    Buffer.dropBefore(Offset);
+  };
   Buffer.startPass();
-  parseSelected(Parser, ParseScratch, Selected, 0, Selected.size(),
-                [&](uint32_t K) { return !IsInstruction(K); }, HeadParse,
-                [&, Named = size_t(0)](uint32_t K) mutable {
-                  SymbolTable::appendNames(M, Named, SymbolNames);
-                  Named = M.Symbols.size();
-                  Buffer.dropBefore(M.Statements[K].Range.Begin);
-                });
+  scanModule(Buffer.text(), M, Diags, Limits);
+  ParseHeads(); // those after the last function
+  R.Statements = M.Statements.size();
+  std::vector<uint32_t> Selected = selectForParse(M);
+  R.ParsedStatements = Selected.size();
   SymbolTable Symbols(M, SymbolNames);
   SymbolNames = {};
   ModuleSettings Settings = settingsFor(M, Opts);

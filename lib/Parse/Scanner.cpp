@@ -816,16 +816,16 @@ void ScannerImpl::run() {
         continue;
       }
       emit(StatementKind::BlockClose, P, P + 1, P, P + 1);
-      // The scan never reads before the statement it is at. (Here, not at
-      // every statement: a test per statement cost 3 % of the scan.)
-      if (Limits.DropBehind)
-        Limits.DropBehind->dropBefore(P);
       if (CurrentFunction >= 0 && Blocks.size() == FunctionDepth) {
         M.Functions[CurrentFunction].EndStatement = uint32_t(M.Statements.size());
         CurrentFunction = -1;
       }
       Blocks.pop_back();
       InSection = !Blocks.empty() && Blocks.back().first == BlockKind::Section;
+      // The scan never reads before the statement it is at. (Here, not at
+      // every statement: a test per statement cost 3 % of the scan.)
+      if (CurrentFunction < 0 && Limits.Passed)
+        Limits.Passed(P);
       ++P;
       continue;
     }
