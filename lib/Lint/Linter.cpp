@@ -174,6 +174,14 @@ struct StageDiags {
   }
 };
 
+/// Whether any stage has a diagnostic to report.
+bool anyFound(const DiagnosticEngine &Diags, const StageDiags &HeadParse,
+              const StageDiags &BodyParse, const std::vector<StageDiags> &PassDiags) {
+  return !Diags.diagnostics().empty() || HeadParse.Admitted || BodyParse.Admitted ||
+         std::any_of(PassDiags.begin(), PassDiags.end(),
+                     [](const StageDiags &S) { return S.Admitted != 0; });
+}
+
 /// Parses the statements of Selected that pass Want, in order; their
 /// diagnostics (reported to Scratch) go to Into, tagged with the statement.
 template <typename Pred>
@@ -282,8 +290,14 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
     for (size_t Y = From; Y < X; ++Y)
       if (IsInstruction(Selected[Y]))
         M.Statements[Selected[Y]].ParsedIndex = -1;
+    uint32_t Passed = B.End < M.Statements.size() ? M.Statements[B.End].Range.Begin
+                                                  : uint32_t(Buffer.text().size());
+    // Diagnostics print their lines: with one found, the newlines are
+    // counted here, while the batch's text is in memory.
+    if (anyFound(Diags, HeadParse, BodyParse, PassDiags))
+      Buffer.countLinesBefore(Passed);
     if (B.End < M.Statements.size())
-      Buffer.dropBefore(M.Statements[B.End].Range.Begin);
+      Buffer.dropBefore(Passed);
   }
   M.Instructions = {};
 
