@@ -24,7 +24,8 @@ struct ScanLimits {
   uint32_t MaxParsedStatementBytes = 64 * 1024;
   /// Brace/paren nesting inside one statement beyond this is an error.
   uint32_t MaxStatementNesting = 256;
-  /// If set, called at each closing brace that leaves no function open,
+  /// If set, called at each closing brace that leaves no function open
+  /// (nor a header waiting for its body),
   /// with the offset before which the scan reads no more. Every statement
   /// before it is complete, and so is the statement range of every function
   /// (the lint parses the module-level statements scanned so far there,
