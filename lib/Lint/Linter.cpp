@@ -223,6 +223,10 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   auto IsInstruction = [&](uint32_t K) {
     return M.Statements[K].Kind == StatementKind::Instruction;
   };
+  // The real modules declare a name per 550-2,700 bytes: room for one per
+  // 512 spares them the array's growth (its copies and their first touch:
+  // 2 % of async-dense's time); what is not filled is never touched.
+  M.Symbols.reserve(Buffer.text().size() / 512);
   // The symbol table gets the declared names copied as they are parsed.
   std::string SymbolNames;
   size_t Listed = 0, Named = 0; // of M.ParseCandidates, of M.Symbols, done
