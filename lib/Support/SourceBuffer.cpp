@@ -49,8 +49,15 @@ void SourceBuffer::countBlocks(size_t To) const {
     BlockNewlines.reserve(Blocks + 1);
     BlockNewlines.push_back(0);
   }
+  const size_t First = BlockNewlines.size() - 1;
+  To = std::min(To, Blocks);
+  if (First >= To)
+    return;
+  // A pass from the first block not counted: blocks that the caller's pass
+  // had dropped come back to be counted and leave again.
+  DroppedTo = std::min(DroppedTo, uint32_t(First * LineBlock));
   uint32_t Count = BlockNewlines.back();
-  for (size_t K = BlockNewlines.size() - 1; K < std::min(To, Blocks); ++K) {
+  for (size_t K = First; K < To; ++K) {
     size_t B = K * LineBlock;
     Count += countNewlines(T.data() + B, std::min<size_t>(LineBlock, T.size() - B));
     BlockNewlines.push_back(Count);
@@ -63,7 +70,8 @@ void SourceBuffer::countLinesBefore(uint32_t Offset) const {
 }
 
 void SourceBuffer::countLines() const {
-  // What countLinesBefore() left, in a pass of its own.
+  // What countLinesBefore() left, in a pass of its own from the front: it
+  // also drops what the lint's last pass left in memory.
   if (BlockNewlines.size() == text().size() / LineBlock + 2)
     return;
   startPass();
