@@ -102,17 +102,20 @@ public:
       regrow(A, Cap ? 2 * size_t(Cap) : 4);
     return *new (Data + Size++) T();
   }
-  /// A copy of this list in A, each element passed to Adjust once copied
-  /// (nested lists are shared until Adjust copies them too).
-  template <typename Fn> NodeList copyIn(NodeArena &A, Fn Adjust) const {
+  /// The list of the N elements the caller placed at D (none if N is 0).
+  static NodeList over(T *D, uint32_t N) {
     NodeList L;
-    if (Size) {
-      L.Data = static_cast<T *>(A.allocate(Size * sizeof(T)));
-      for (uint32_t K = 0; K < Size; ++K)
-        Adjust(*new (L.Data + K) T(Data[K]));
-      L.Size = L.Cap = Size;
+    if (N) {
+      L.Data = D;
+      L.Size = L.Cap = N;
     }
     return L;
+  }
+  /// The list after the block holding its elements was copied Bytes away
+  /// (the parser copies an instruction's lists as one block).
+  void rebase(ptrdiff_t Bytes) {
+    if (Data)
+      Data = reinterpret_cast<T *>(reinterpret_cast<char *>(Data) + Bytes);
   }
 
 private:

@@ -1049,14 +1049,27 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   auto Mask = classesOf(Arr, Cls);
   // Per role instruction: the classes a blocking wait acquires, the class
   // a signal signals (-1: none).
+  // And what else the solve and the walks ask of it (Call: a call that
+  // may wait on our behalf; Syncs: a CTA barrier that waits; Commit:
+  // tcgen05.commit), so that they read these tables alone, not the
+  // instructions (most events are register definitions of no role).
+  enum : uint8_t { Call = 1, Syncs = 2, Commit = 4 };
   std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
   std::vector<uint64_t> ExactOf(RI.size() + 1, 0);
   std::vector<int8_t> SigOf(RI.size() + 1, -1);
+  std::vector<uint8_t> FlagsOf(RI.size() + 1, 0);
   std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
   for (size_t X = 0; X < RI.size(); ++X) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
     const FlowInst &I = FF.Insts[K];
+    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
+      FlagsOf[X + 1] = Call;
+    else if (I.Op.Kind == OpKind::Barrier &&
+             I.Head.find(".arrive") == std::string_view::npos)
+      FlagsOf[X + 1] = Syncs;
+    else if (I.Op.Kind == OpKind::MmaCommitArrive)
+      FlagsOf[X + 1] = Commit;
     if (I.Op.Kind == OpKind::MbarWait && Facts.blocks(K)) {
       const Shape &W = BarrierOf(K);
       AcqOf[X + 1] = Mask(W);
@@ -1067,20 +1080,13 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       SigOf[X + 1] = int8_t(ClassOf(BarrierOf(K)));
     }
   }
+  auto Is = [&](uint32_t K, uint8_t Flag) { return (FlagsOf[EvOf[K]] & Flag) != 0; };
   auto Acq = [&](uint32_t K) {
-    const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
-      return ~uint64_t(0); // it may wait on our behalf
-    return AcqOf[EvOf[K]];
-  };
-  auto Syncs = [&](uint32_t K) {
-    const FlowInst &I = FF.Insts[K];
-    return I.Op.Kind == OpKind::Barrier &&
-           I.Head.find(".arrive") == std::string_view::npos;
+    return Is(K, Call) ? ~uint64_t(0) : AcqOf[EvOf[K]];
   };
   auto SignalClass = [&](uint32_t K) { return int(SigOf[EvOf[K]]); };
   EventLists Events(FF, [&](uint32_t K) {
-    return Acq(K) || Syncs(K) || SignalClass(K) >= 0;
+    return Acq(K) || Is(K, Syncs) || SignalClass(K) >= 0;
   });
   // Visits the events after each instruction of From along the CFG (at
   // most 512 blocks; program order would cross from one role's code into
@@ -1162,7 +1168,9 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       WalkFrom(Waits, [&, WM = WM](uint32_t K) {
         if (Acq(K) & WM)
           return false;
-        int R = releasesStage(FF.Insts[K]) ? SignalClass(K) : -1;
+        int R = SignalClass(K);
+        if (R >= 0 && !releasesStage(FF.Insts[K]))
+          R = -1;
         if (R < 0 || (WM >> R & 1))
           return true;
         for (size_t F = 0; F < Cls.size(); ++F)
@@ -1207,10 +1215,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // (a stage register); ExactNeed holds those where such an A is known
   // (ByElement).
   auto Exact = [&](uint32_t K) {
-    const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind == OpKind::Call && C.callHasEffects(I))
-      return ~uint64_t(0);
-    return ExactOf[EvOf[K]];
+    return Is(K, Call) ? ~uint64_t(0) : ExactOf[EvOf[K]];
   };
   std::vector<uint64_t> ExactNeed(Cls.size(), 0);
   std::vector<char> ByElement(Cls.size(), 0);
@@ -1254,9 +1259,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       // S/P) stage in tensor memory to the threads that read it. (An
       // arrive releasing a consumed stage may legitimately follow no wait
       // on paths where nothing was loaded: CUTLASS's epilogue with beta 0.)
-      int X = Report && FF.Insts[K].Op.Kind == OpKind::MmaCommitArrive
-                  ? SignalClass(K)
-                  : -1;
+      int X = Report && Is(K, Commit) ? SignalClass(K) : -1;
       bool Acquired =
           X >= 0 && (ByElement[size_t(X)]
                          ? (St.Exact.One & ExactNeed[size_t(X)]) != 0
@@ -1288,7 +1291,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
         if (At)
           noteMissingWait(FF, At->first, At->second, D, false);
       }
-      if (Syncs(K))
+      if (Is(K, Syncs))
         for (AcqState *A : {&St.Loose, &St.Exact}) {
           A->One |= A->May;
           A->May = 0;
@@ -1679,11 +1682,8 @@ void runTmemReadRule(const FlowRuleContext &C) {
   // commit that releases a load stage).
   std::vector<uint32_t> Extra; // the tensor-memory reads and writes
   std::vector<uint32_t> Stores; // tcgen05.st, tcgen05.wait::st
-  const uint32_t NI = uint32_t(FF.Insts.size()); // (every instruction: hoisted)
-  for (uint32_t K = 0; K < NI; ++K) {
+  for (uint32_t K : FF.TmemInsts) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Head.size() < 8 || I.Head[0] != 't' || !headStarts(I, "tcgen05."))
-      continue;
     if (headStarts(I, "tcgen05.wait::st") || headStarts(I, "tcgen05.st"))
       Stores.push_back(K);
     if (headStarts(I, "tcgen05.ld") || headStarts(I, "tcgen05.st") ||
@@ -1899,6 +1899,13 @@ void runTmemReadRule(const FlowRuleContext &C) {
       return Skip{Code[K] == Masked ? EffectOf(K).Acq : 0, 0};
     });
   std::unordered_map<uint32_t, uint64_t> Needs; // read -> covering classes
+  // The classes that hand over every column are in every read's cover: a
+  // read after a wait on one of them is covered without finding its
+  // columns (most reads: a column cover decodes the read's operand).
+  uint64_t HandsAll = 0;
+  for (size_t X = 0; X < Hands.size(); ++X)
+    if (Hands[X].All)
+      HandsAll |= Bit(X);
   using State = MustBits;
   bool Reported = false;
   auto Transfer = [&](uint32_t B, State &S, bool Report) {
@@ -1908,7 +1915,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
         S.Acq = (S.Acq & ~E.Kill) | E.Acq;
         continue;
       }
-      if (Report && !Reported && Code[K] == Read) {
+      if (Report && !Reported && Code[K] == Read && !(S.Acq & HandsAll)) {
         uint64_t &Need = Needs[K];
         if (!Need)
           Need = Covering(K);

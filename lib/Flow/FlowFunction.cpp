@@ -494,6 +494,9 @@ const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
   I.Head = S.head(M.Text);
+  // (mayHaveRole(): build() decodes every tcgen05.* here.)
+  if (I.Head.size() >= 8 && I.Head[0] == 't' && I.Head.substr(0, 8) == "tcgen05.")
+    TmemInsts.push_back(uint32_t(&I - Insts.data()));
   if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@') {
     std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
     size_t K = 1;
@@ -564,7 +567,7 @@ std::optional<Opnd> FlowFunction::operandFromText(const FlowInst &I,
 }
 
 void FlowFunction::forgetRegisters() {
-  RegIndex = NameTable();
+  RegIndex = RegisterIndex();
   NumRegs = 0;
   Defs = {};
 }
@@ -599,7 +602,13 @@ void FlowFunction::build() {
   // in the order of first definition, which PathConditions' atoms and the
   // base ids follow.
   Defs.reserve(NumStatements);
-  RegIndex.reservePacked(NumStatements);
+  // Arrays for a large function's registers (RegisterIndex): a kernel's
+  // register numbers stay below its statement count, and the limit keeps a
+  // stray large number from making a large array.
+  if (NumStatements >= 4096)
+    RegIndex.useArrays(4 * NumStatements + 1024);
+  else
+    RegIndex.reserve(NumStatements);
   std::vector<std::string_view> DestNames; // scanDest()'s, reused
   // Inline (called from three places, which GCC would not do itself): once
   // per instruction.
@@ -607,9 +616,7 @@ void FlowFunction::build() {
     if (Name.empty())
       return;
     int32_t Next = int32_t(NumRegs);
-    auto [Id, New] = NameTable::packable(Name) // inline: once per instruction
-                         ? RegIndex.insertPacked(NameTable::pack(Name), Next)
-                         : RegIndex.insert(Name, Next);
+    auto [Id, New] = RegIndex.insert(Name, Next);
     if (New)
       ++NumRegs;
     Defs.push_back({uint32_t(Insts.size() - 1), Id});

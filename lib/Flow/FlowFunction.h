@@ -300,7 +300,7 @@ public:
   static uint64_t pack(std::string_view Name) { return packShort(Name); }
   /// insert() for a packable name, by its pack(). Inline: it runs once per
   /// instruction of an analysed function.
-  std::pair<int32_t, bool> insertPacked(uint64_t Key, int32_t Id) {
+  [[gnu::always_inline]] std::pair<int32_t, bool> insertPacked(uint64_t Key, int32_t Id) {
     if ((PackedCount + 1) * 2 > Packed.size())
       growPacked();
     size_t Mask = Packed.size() - 1;
@@ -340,6 +340,119 @@ private:
   };
   std::vector<Slot> Slots;
   size_t PackedCount = 0, Count = 0;
+};
+
+/// Register ids by name. nvcc names a register by a prefix and a decimal
+/// number ("%r123", "%rd45", declared as ranges: ".reg .b32 %r<500>") and
+/// numbers them about in the order it defines them: in a large function,
+/// such a name's id is kept in an array per prefix, indexed by its number,
+/// which the definitions walk about in order. A hash table of two slots a
+/// statement took a cache miss per definition there (CUTLASS 77's
+/// statement loop 12.1 -> 10.6 ms with the arrays, although each insert
+/// costs more instructions). Other names (inline asm's "remAddr32" and
+/// "%rx", numbers with a leading zero or past the limit) and every name of
+/// a small function are in a NameTable.
+class RegisterIndex {
+public:
+  /// Names split into arrays from here on, numbers up to Limit (a name such
+  /// as "%r99999999" would make a huge array); before, every name goes to
+  /// the NameTable. For functions of many statements only: a small one's
+  /// table stays in the cache, and an array per prefix would cost more to
+  /// make than the table (async-dense: 840 functions of 250 statements).
+  void useArrays(uint32_t L) {
+    Arrays = true;
+    Limit = L;
+  }
+  /// The NameTable's room for N names.
+  void reserve(size_t N) { Others.reservePacked(N); }
+  /// Id of Name, -1 if absent.
+  int32_t find(std::string_view Name) const {
+    Split S;
+    if (!Arrays || !split(Name, S))
+      return Others.find(Name);
+    const std::vector<int32_t> *Ids = idsOf(S.Prefix);
+    return Ids && S.Number < Ids->size() ? (*Ids)[S.Number] : -1;
+  }
+  /// Inserts Name with Id unless present; returns the id stored and whether
+  /// it was inserted. Inline: once per definition of an analysed function.
+  [[gnu::always_inline]] std::pair<int32_t, bool> insert(std::string_view Name, int32_t Id) {
+    Split S;
+    if (!Arrays || !split(Name, S))
+      return NameTable::packable(Name) ? Others.insertPacked(NameTable::pack(Name), Id)
+                                       : Others.insert(Name, Id);
+    std::vector<int32_t> *Ids = idsOf(S.Prefix);
+    if (!Ids)
+      Ids = &Runs.emplace_back(Run{S.Prefix, {}}).Ids;
+    if (S.Number >= Ids->size())
+      grow(*Ids, S.Number);
+    int32_t &Slot = (*Ids)[S.Number];
+    if (Slot >= 0)
+      return {Slot, false};
+    Slot = Id;
+    return {Id, true};
+  }
+
+private:
+  struct Split {
+    uint64_t Prefix; ///< the bytes before the number, packed (packShort())
+    uint32_t Number;
+  };
+  /// Name as '%', a prefix that does not end in a digit and a number of no
+  /// leading zero, at most Limit, all in 8 bytes: a name has one split, and
+  /// two names of one split are one name.
+  bool split(std::string_view Name, Split &S) const {
+    size_t N = Name.size();
+    if (N < 2 || N > 8 || Name[0] != '%')
+      return false;
+    // The bytes that are not digits, a high bit each (no carry between
+    // bytes); the name's last such byte ends the prefix.
+    uint64_t K = packShort(Name);
+    uint64_t X = K ^ 0x3030303030303030ull; // digits: 0 to 9
+    uint64_t NonDigit =
+        (((X & 0x7F7F7F7F7F7F7F7Full) + 0x7676767676767676ull) | X) & 0x8080808080808080ull;
+    if (N < 8)
+      NonDigit &= (uint64_t(1) << (8 * N)) - 1;
+    size_t PrefixSize = size_t(63 - __builtin_clzll(NonDigit)) / 8 + 1; // ('%' is one)
+    if (PrefixSize == N || (Name[PrefixSize] == '0' && N - PrefixSize > 1))
+      return false;
+    // The digits' values, the last in the highest byte, zeros before the
+    // first: eight digits combined pairwise, no loop.
+    uint64_t V = (X >> (8 * PrefixSize)) << (8 * (8 - (N - PrefixSize)));
+    V = (V * 10 + (V >> 8)) & 0x00FF00FF00FF00FFull;
+    V = (V * 100 + (V >> 16)) & 0x0000FFFF0000FFFFull;
+    V = (V * 10000 + (V >> 32)) & 0xFFFFFFFFull;
+    if (V > Limit)
+      return false;
+    S.Prefix = K & ((uint64_t(1) << (8 * PrefixSize)) - 1);
+    S.Number = uint32_t(V);
+    return true;
+  }
+  /// The array of a prefix, nullptr if none yet: the last one found, else
+  /// a search of a few.
+  std::vector<int32_t> *idsOf(uint64_t Prefix) const {
+    if (Last < Runs.size() && Runs[Last].Prefix == Prefix)
+      return &Runs[Last].Ids;
+    for (size_t K = 0; K < Runs.size(); ++K)
+      if (Runs[K].Prefix == Prefix) {
+        Last = K;
+        return &Runs[K].Ids;
+      }
+    return nullptr;
+  }
+  struct Run {
+    uint64_t Prefix;
+    std::vector<int32_t> Ids; ///< by number; -1: none
+  };
+  static void grow(std::vector<int32_t> &Ids, uint32_t Number) {
+    Ids.resize(std::max<size_t>({size_t(Number) + 1, 2 * Ids.size(), 64}), -1);
+  }
+  /// One per prefix: a few ("%r", "%rd", "%f", "%p" ...). (Mutable: find()
+  /// remembers the run it found, as insert() does.)
+  mutable std::vector<Run> Runs;
+  mutable size_t Last = 0; ///< the run found last
+  NameTable Others;
+  bool Arrays = false;
+  uint32_t Limit = 0;
 };
 
 /// The classification of each distinct head (a parsed instruction's also
@@ -397,6 +510,10 @@ public:
   /// Indices of the instructions with a role (OpKind other than Other), in
   /// order: rules scan these rather than every instruction.
   std::vector<uint32_t> RoleInsts;
+  /// Indices of the tcgen05.* instructions (heads that start "tcgen05."),
+  /// in order: the tensor-memory rule's reads and writes, most of them of
+  /// no role, found without reading every instruction's head again.
+  std::vector<uint32_t> TmemInsts;
   /// False when the CFG cannot be trusted (brx, unknown label, a statement
   /// that failed to parse): no flow rule runs.
   bool Analyzable = true;
@@ -545,7 +662,7 @@ private:
   Form regForm(int32_t Reg, std::string_view Name, uint32_t At, unsigned Depth) const;
 
   mutable NameTable BaseIndex;
-  NameTable RegIndex;
+  RegisterIndex RegIndex;
   /// Every decoded operand (at build() and later, on request), in chunks
   /// that never move: instructions and rules hold pointers into them. A
   /// chunk is allocated when the last has no room for the next

@@ -6,6 +6,8 @@
 
 #include "PtxStatementLexer.h"
 
+#include <cstring>
+
 using L = ptxlint_grammar::PtxStatementLexer;
 
 namespace ptxlint {
@@ -263,9 +265,13 @@ void FastLexer::lexRest(std::vector<Token> &Out) {
 
 uint32_t FastLexer::find(std::string_view Key, size_t Hash) const {
   size_t Mask = Slots.size() - 1;
-  for (size_t S = Hash & Mask; Slots[S]; S = (S + 1) & Mask)
-    if (Memo[Slots[S] - 1].Text == Key)
-      return Slots[S] - 1;
+  uint8_t Tag = uint8_t(uint64_t(Hash) >> 56);
+  for (size_t S = Hash & Mask; Slots[S].Entry; S = (S + 1) & Mask) {
+    const Slot &X = Slots[S];
+    if (X.Tag == Tag && X.Size == Key.size() &&
+        std::memcmp(Texts.data() + X.TextAt, Key.data(), Key.size()) == 0)
+      return X.Entry - 1u;
+  }
   return NoEntry;
 }
 
@@ -281,14 +287,16 @@ bool FastLexer::recall(std::string_view Key, size_t Hash,
 
 bool FastLexer::remember(std::string_view Key, size_t Hash,
                          const std::vector<Token> &Out, size_t From) {
-  if (Memo.size() >= MaxMemo || From >= Out.size())
+  if (Memo.size() >= MaxMemo || From >= Out.size() || Key.size() > UINT8_MAX)
     return false;
   size_t Mask = Slots.size() - 1, S = Hash & Mask;
-  while (Slots[S])
+  while (Slots[S].Entry)
     S = (S + 1) & Mask;
-  Memo.push_back({std::string(Key), uint32_t(Pool.size()), uint32_t(Out.size() - From)});
+  Memo.push_back({uint32_t(Pool.size()), uint32_t(Out.size() - From)});
   Pool.insert(Pool.end(), Out.begin() + From, Out.end());
-  Slots[S] = uint32_t(Memo.size());
+  Slots[S] = {uint32_t(Texts.size()), uint16_t(Memo.size()), uint8_t(Key.size()),
+              uint8_t(uint64_t(Hash) >> 56)};
+  Texts.append(Key);
   return true;
 }
 

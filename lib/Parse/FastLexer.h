@@ -91,15 +91,25 @@ private:
   size_t P = 0;
 
   /// Texts lexed before (heads and whole statements): open addressing over
-  /// Memo (index + 1 in Slots), their tokens a run of Pool. At most
-  /// MaxMemo are kept.
+  /// Memo, their tokens a run of Pool, their text a run of Texts. At most
+  /// MaxMemo are kept. A slot holds what a lookup compares (a byte of the
+  /// hash, the text's place and size): a lookup reads its slots and the
+  /// text, not an entry in between (each a cache miss of its own on
+  /// async-dense code, whose memo is megabytes with the parser's copies).
   struct MemoEntry {
-    std::string Text;
     uint32_t First, Count;
   };
+  struct Slot {
+    uint32_t TextAt = 0; ///< in Texts
+    uint16_t Entry = 0;  ///< index + 1 in Memo; 0: empty
+    uint8_t Size = 0;    ///< of the text (a longer one is not remembered)
+    uint8_t Tag = 0;     ///< the hash's top byte
+  };
   static constexpr size_t MaxMemo = 4096, MaxMemoText = 160;
+  static_assert(MaxMemo < 65536 && MaxMemoText <= 255, "a Slot's fields");
   std::vector<MemoEntry> Memo;
-  std::vector<uint32_t> Slots = std::vector<uint32_t>(2 * MaxMemo);
+  std::vector<Slot> Slots = std::vector<Slot>(2 * MaxMemo);
+  std::string Texts;
   std::vector<Token> Pool;
   size_t WholeLookups = 0, LookedBytes = 0, HitBytes = 0;
   /// Key's entry in Memo, or NoEntry.

@@ -440,13 +440,22 @@ struct StatementParser::Impl {
   /// it declared (moved to this statement, in its function).
   bool declareOrCopy(Statement &S);
   std::vector<uint32_t> KnownSizes;
-  /// Instructions built from the tokens of an entry's second statement,
+  /// An instruction built from the tokens of an entry's second statement,
   /// for its later ones (async-dense code repeats its wrappers' statements,
-  /// registers and all: a copy costs half of a build). Their lists live in
-  /// TemplateNodes, their views point at their own statement, at
-  /// TemplateAt.
-  std::vector<Instruction> Templates;
-  std::vector<uint32_t> TemplateAt;
+  /// registers and all). Its views point at its own statement, at At. Its
+  /// lists are one block of their own in TemplateNodes: the modifiers, then
+  /// every operand, the instruction's own first and each nested list (an
+  /// address's elements, a vector's) after them. A copy is then that block
+  /// copied whole and one loop over it that moves each view and range and
+  /// rebases each list (not an allocation and a loop per list).
+  struct Template {
+    Instruction I;
+    const char *Block = nullptr;
+    uint32_t Modifiers = 0, Operands = 0; ///< in Block; Operands counts the nested ones
+    uint32_t At = 0;
+    size_t bytes() const { return Modifiers * sizeof(Modifier) + Operands * sizeof(Operand); }
+  };
+  std::vector<Template> Templates;
   NodeArena TemplateNodes;
   /// Diagnostics reported by the direct builder so far (an instruction
   /// that reported any is not copied: its copies would report nothing).
@@ -1189,35 +1198,22 @@ static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruc
                   sizeof(Symbol) == 64,
               "a new field of Operand, Modifier, Instruction or Symbol: move it");
 
-/// O, a copy of an operand D bytes away, made its own: its views
-/// and ranges moved by D, its nested lists copied into A.
-void moveOperand(Operand &O, ptrdiff_t D, NodeArena &A) {
+/// O's views and ranges moved by D bytes (its lists are not its own).
+void moveViews(Operand &O, ptrdiff_t D) {
   O.Range = moved(O.Range, D);
   O.Text = moved(O.Text, D);
   O.Name = moved(O.Name, D);
   O.Component = moved(O.Component, D);
   if (O.HasOffset)
     O.OffsetRange = moved(O.OffsetRange, D);
-  if (!O.Elements.empty())
-    O.Elements = O.Elements.copyIn(A, [&](Operand &E) { moveOperand(E, D, A); });
 }
 
-/// Into, a copy of From moved by D bytes, its lists in A.
-void moveInstruction(Instruction &Into, const Instruction &From, ptrdiff_t D, NodeArena &A) {
-  Into.Range = moved(From.Range, D);
-  Into.WordsContiguous = From.WordsContiguous;
-  Into.TextId = From.TextId;
-  Into.StatementIndex = From.StatementIndex;
-  Into.Guard = From.Guard;
-  if (Into.Guard)
-    moveOperand(*Into.Guard, D, A);
-  Into.Opcode = moved(From.Opcode, D);
-  Into.OpcodeRange = moved(From.OpcodeRange, D);
-  Into.Modifiers = From.Modifiers.copyIn(A, [&](Modifier &X) {
-    X.Text = moved(X.Text, D);
-    X.Range = moved(X.Range, D);
-  });
-  Into.Operands = From.Operands.copyIn(A, [&](Operand &O) { moveOperand(O, D, A); });
+/// How many operands L holds, those nested in its operands too.
+uint32_t countOperands(const NodeList<Operand> &L) {
+  uint32_t N = uint32_t(L.size());
+  for (const Operand &O : L)
+    N += countOperands(O.Elements);
+  return N;
 }
 } // namespace
 
@@ -1238,18 +1234,62 @@ bool StatementParser::Impl::buildOrCopy(Statement &S) {
 }
 
 void StatementParser::Impl::keepTemplate(EntryState &E, const Instruction &I) {
+  if (I.Guard && !I.Guard->Elements.empty())
+    return; // no builder makes one: a guard is a name
   E.Template = int32_t(Templates.size());
-  moveInstruction(Templates.emplace_back(), I, 0, TemplateNodes);
-  TemplateAt.push_back(I.Range.Begin);
+  Template &T = Templates.emplace_back();
+  T.I = I;
+  T.At = I.Range.Begin;
+  T.Modifiers = uint32_t(I.Modifiers.size());
+  T.Operands = countOperands(I.Operands);
+  if (!T.bytes())
+    return; // no lists: T.I is the copy
+  char *Block = static_cast<char *>(TemplateNodes.allocate(T.bytes()));
+  T.Block = Block;
+  auto *Mods = reinterpret_cast<Modifier *>(Block);
+  std::uninitialized_copy(I.Modifiers.begin(), I.Modifiers.end(), Mods);
+  T.I.Modifiers = NodeList<Modifier>::over(Mods, T.Modifiers);
+  auto *Ops = reinterpret_cast<Operand *>(Block + T.Modifiers * sizeof(Modifier));
+  std::uninitialized_copy(I.Operands.begin(), I.Operands.end(), Ops);
+  T.I.Operands = NodeList<Operand>::over(Ops, uint32_t(I.Operands.size()));
+  // Each operand's elements after those placed so far, nested ones in turn.
+  uint32_t Placed = uint32_t(I.Operands.size());
+  for (uint32_t K = 0; K < Placed; ++K) {
+    NodeList<Operand> &Els = Ops[K].Elements;
+    std::uninitialized_copy(Els.begin(), Els.end(), Ops + Placed);
+    Els = NodeList<Operand>::over(Ops + Placed, uint32_t(Els.size()));
+    Placed += uint32_t(Els.size());
+  }
 }
 
 bool StatementParser::Impl::copyTemplate(Statement &S, const EntryState &E) {
+  const Template &T = Templates[size_t(E.Template)];
+  ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(T.At));
   S.ParsedIndex = int32_t(M.Instructions.size());
-  Instruction &I = M.Instructions.emplace_back();
-  moveInstruction(I, Templates[size_t(E.Template)],
-                  ptrdiff_t(int64_t(S.Range.Begin) - int64_t(TemplateAt[size_t(E.Template)])),
-                  M.Nodes);
+  Instruction &I = M.Instructions.emplace_back(T.I);
   I.StatementIndex = uint32_t(&S - M.Statements.data());
+  I.Range = moved(I.Range, D);
+  I.Opcode = moved(I.Opcode, D);
+  I.OpcodeRange = moved(I.OpcodeRange, D);
+  if (I.Guard)
+    moveViews(*I.Guard, D);
+  if (!T.bytes())
+    return true;
+  char *Block = static_cast<char *>(M.Nodes.allocate(T.bytes()));
+  ptrdiff_t Rebase = Block - T.Block;
+  I.Modifiers.rebase(Rebase);
+  I.Operands.rebase(Rebase);
+  auto *Mods = reinterpret_cast<Modifier *>(Block);
+  auto *FromMods = reinterpret_cast<const Modifier *>(T.Block);
+  for (uint32_t K = 0; K < T.Modifiers; ++K)
+    new (Mods + K) Modifier{moved(FromMods[K].Text, D), moved(FromMods[K].Range, D)};
+  auto *Ops = reinterpret_cast<Operand *>(Block + T.Modifiers * sizeof(Modifier));
+  auto *FromOps = reinterpret_cast<const Operand *>(T.Block + T.Modifiers * sizeof(Modifier));
+  for (uint32_t K = 0; K < T.Operands; ++K) {
+    Operand &O = *new (Ops + K) Operand(FromOps[K]);
+    moveViews(O, D);
+    O.Elements.rebase(Rebase);
+  }
   return true;
 }
 

@@ -6,8 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 
 using namespace ptxlint;
@@ -233,4 +236,42 @@ TEST_CASE("decode: names not starting with '%' are registers only if declared so
   CHECK(FF.operand(*Bra, 0)->K == Opnd::Sym); // the label
   CHECK(FF.operand(*Mov, 1)->K == Opnd::Sym); // no .reg starts with 's'
   CHECK(FF.defCount(FF.regId("$v")) == 1);
+}
+
+TEST_CASE("registers: ids by prefix and number agree with a table of names") {
+  // Names of nvcc's shape and others (leading zeros, a prefix ending in a
+  // digit, no '%', past the limit), inserted and looked up at random: the
+  // arrays and the NameTable together must act as one table of names.
+  const char *Prefixes[] = {"%r", "%rd", "%f", "%p", "%", "%r1x", "remAddr", "%rx", "p"};
+  std::mt19937 Rng(16);
+  for (uint32_t Limit : {0u, 100u, 5000u}) {
+    RegisterIndex Index;
+    if (Limit)
+      Index.useArrays(Limit);
+    std::map<std::string, int32_t> Want;
+    std::deque<std::string> Names; // the index keeps views of them
+    unsigned Inserted = 0;
+    for (int K = 0; K < 20000; ++K) {
+      std::string Name = Prefixes[Rng() % std::size(Prefixes)];
+      unsigned Digits = Rng() % 6;
+      if (Digits > 1 && Rng() % 8 == 0)
+        Name += '0';
+      for (unsigned D = 0; D < Digits; ++D)
+        Name += char('0' + Rng() % 10);
+      std::string_view View = Names.emplace_back(Name);
+      auto It = Want.find(Name);
+      int32_t Known = It == Want.end() ? -1 : It->second;
+      if (Rng() % 3 == 0) {
+        CHECK(Index.find(View) == Known);
+        continue;
+      }
+      auto [Id, New] = Index.insert(View, int32_t(Want.size()));
+      CHECK(New == (Known < 0));
+      CHECK(Id == (Known < 0 ? int32_t(Want.size()) : Known));
+      if (Known < 0)
+        Want.emplace(Name, Id);
+      Inserted += New;
+    }
+    CHECK(Inserted > 1000);
+  }
 }
