@@ -180,7 +180,10 @@ struct Modifier {
 /// which leading modifiers name the instruction (".async.bulk.tensor").
 struct Instruction {
   SourceRange Range;
-  std::optional<Operand> Guard; ///< @p / @!p (Negated set for @!p)
+  /// @p / @!p (Negated set for @!p), null if none. It lives with the
+  /// lists, in the module's NodeArena: most instructions have none, and an
+  /// Operand inline was half of an Instruction's bytes.
+  const Operand *Guard = nullptr;
   std::string_view Opcode;
   SourceRange OpcodeRange;
   NodeList<Modifier> Modifiers;

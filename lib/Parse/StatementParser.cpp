@@ -380,6 +380,12 @@ struct StatementParser::Impl {
   bool AddressError = false;
   /// Makes the instruction of statement S; the builders fill its parts.
   Instruction &startInstruction(Statement &S);
+  /// I's guard, new in the arena, for the builder to fill in.
+  Operand &newGuard(Instruction &I) {
+    auto *G = new (M.Nodes.allocate(sizeof(Operand))) Operand();
+    I.Guard = G;
+    return *G;
+  }
   bool finishInstruction(Statement &S);
 
   // The CST walk.
@@ -444,14 +450,16 @@ struct StatementParser::Impl {
   /// for its later ones (async-dense code repeats its wrappers' statements,
   /// registers and all). Its views point at its own statement, at At. Its
   /// lists are one block of their own in TemplateNodes: the modifiers, then
-  /// every operand, the instruction's own first and each nested list (an
-  /// address's elements, a vector's) after them. A copy is then that block
+  /// every operand, its guard first, then the instruction's own operands and
+  /// each nested list (an address's elements, a vector's) after them. A
+  /// copy is then that block
   /// copied whole and one loop over it that moves each view and range and
   /// rebases each list (not an allocation and a loop per list).
   struct Template {
     Instruction I;
     const char *Block = nullptr;
-    uint32_t Modifiers = 0, Operands = 0; ///< in Block; Operands counts the nested ones
+    /// In Block; Operands counts the guard and the nested ones.
+    uint32_t Modifiers = 0, Operands = 0;
     uint32_t At = 0;
     size_t bytes() const { return Modifiers * sizeof(Modifier) + Operands * sizeof(Operand); }
   };
@@ -854,7 +862,7 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
       Op = C;
   });
   if (G != ~0u) {
-    Operand &Guard = I.Guard.emplace();
+    Operand &Guard = newGuard(I);
     Guard.Range = range(G);
     Guard.Text = text(Guard.Range);
     Guard.Name = text(child(G, CstKind::Terminal, PtxStatementLexer::IDENT));
@@ -1151,7 +1159,7 @@ bool StatementParser::Impl::buildDirect(Statement &S) {
   if (Toks[0].Type == L::AT) {
     bool Negated = Toks[1].Type == L::BANG;
     uint32_t Name = 1 + Negated;
-    Operand &Guard = I.Guard.emplace();
+    Operand &Guard = newGuard(I);
     Guard.Range = tokenRange(0, Name);
     Guard.Text = text(Guard.Range);
     Guard.Name = tokenText(Name);
@@ -1194,7 +1202,7 @@ SourceRange moved(SourceRange R, ptrdiff_t D) {
 
 // Every field of these is moved below (and Symbol's in declareOrCopy): a
 // new one must be too.
-static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 192 &&
+static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 88 &&
                   sizeof(Symbol) == 64,
               "a new field of Operand, Modifier, Instruction or Symbol: move it");
 
@@ -1241,20 +1249,23 @@ void StatementParser::Impl::keepTemplate(EntryState &E, const Instruction &I) {
   T.I = I;
   T.At = I.Range.Begin;
   T.Modifiers = uint32_t(I.Modifiers.size());
-  T.Operands = countOperands(I.Operands);
+  uint32_t Guards = I.Guard ? 1 : 0;
+  T.Operands = Guards + countOperands(I.Operands);
   if (!T.bytes())
-    return; // no lists: T.I is the copy
+    return; // no guard, no lists: T.I is the copy
   char *Block = static_cast<char *>(TemplateNodes.allocate(T.bytes()));
   T.Block = Block;
   auto *Mods = reinterpret_cast<Modifier *>(Block);
   std::uninitialized_copy(I.Modifiers.begin(), I.Modifiers.end(), Mods);
   T.I.Modifiers = NodeList<Modifier>::over(Mods, T.Modifiers);
   auto *Ops = reinterpret_cast<Operand *>(Block + T.Modifiers * sizeof(Modifier));
-  std::uninitialized_copy(I.Operands.begin(), I.Operands.end(), Ops);
-  T.I.Operands = NodeList<Operand>::over(Ops, uint32_t(I.Operands.size()));
+  if (I.Guard)
+    T.I.Guard = new (Ops) Operand(*I.Guard);
+  std::uninitialized_copy(I.Operands.begin(), I.Operands.end(), Ops + Guards);
+  T.I.Operands = NodeList<Operand>::over(Ops + Guards, uint32_t(I.Operands.size()));
   // Each operand's elements after those placed so far, nested ones in turn.
-  uint32_t Placed = uint32_t(I.Operands.size());
-  for (uint32_t K = 0; K < Placed; ++K) {
+  uint32_t Placed = Guards + uint32_t(I.Operands.size());
+  for (uint32_t K = Guards; K < Placed; ++K) {
     NodeList<Operand> &Els = Ops[K].Elements;
     std::uninitialized_copy(Els.begin(), Els.end(), Ops + Placed);
     Els = NodeList<Operand>::over(Ops + Placed, uint32_t(Els.size()));
@@ -1271,14 +1282,14 @@ bool StatementParser::Impl::copyTemplate(Statement &S, const EntryState &E) {
   I.Range = moved(I.Range, D);
   I.Opcode = moved(I.Opcode, D);
   I.OpcodeRange = moved(I.OpcodeRange, D);
-  if (I.Guard)
-    moveViews(*I.Guard, D);
   if (!T.bytes())
     return true;
   char *Block = static_cast<char *>(M.Nodes.allocate(T.bytes()));
   ptrdiff_t Rebase = Block - T.Block;
   I.Modifiers.rebase(Rebase);
   I.Operands.rebase(Rebase);
+  if (I.Guard)
+    I.Guard = reinterpret_cast<const Operand *>(reinterpret_cast<const char *>(I.Guard) + Rebase);
   auto *Mods = reinterpret_cast<Modifier *>(Block);
   auto *FromMods = reinterpret_cast<const Modifier *>(T.Block);
   for (uint32_t K = 0; K < T.Modifiers; ++K)

@@ -228,7 +228,7 @@ std::string differs(const Operand &A, const Operand &B) {
 std::string differs(const Instruction &A, const Instruction &B) {
   if (A.Opcode != B.Opcode || A.OpcodeRange.Begin != B.OpcodeRange.Begin ||
       A.Range.Begin != B.Range.Begin || A.Range.End != B.Range.End ||
-      A.Guard.has_value() != B.Guard.has_value() || A.WordsContiguous != B.WordsContiguous ||
+      !A.Guard != !B.Guard || A.WordsContiguous != B.WordsContiguous ||
       A.Modifiers.size() != B.Modifiers.size() || A.Operands.size() != B.Operands.size())
     return "instruction";
   if (A.Guard)
