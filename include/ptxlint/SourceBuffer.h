@@ -54,6 +54,12 @@ public:
   /// module is then not its whole text. A no-op for text in memory. Not
   /// thread-safe: the lint's own thread calls it, between its passes.
   void dropBefore(uint32_t Offset) const;
+  /// Mapped text up to this size is never dropped, and the command backs a
+  /// larger input's heap with huge pages (adviseHugeHeap): a small run's
+  /// memory would grow by a large share with 2 MB granules, and a large
+  /// run's faults per 4 KB page (text brought back, heap first touched)
+  /// are most of its kernel time.
+  static constexpr size_t SmallText = size_t(4) << 20;
   void startPass() const { DroppedTo = 0; }
 
   /// Counts the newlines of the blocks before Offset not counted yet, for

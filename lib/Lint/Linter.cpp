@@ -192,6 +192,8 @@ void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
     uint32_t K = Selected[X];
     if (!Want(K))
       continue;
+    if (X + 1 < To && Want(Selected[X + 1])) // its lookup loads while K parses
+      Parser.prefetch(Selected[X + 1]);
     Parser.parse(K);
     Into.collect(Scratch, K);
   }

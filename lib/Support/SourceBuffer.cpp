@@ -150,15 +150,12 @@ std::string_view SourceBuffer::lineText(unsigned Line) const {
 void SourceBuffer::dropBefore(uint32_t Offset) const {
 #if defined(__linux__) && defined(MADV_DONTNEED)
   constexpr uint32_t Step = 1 << 20;
-  // The first KeepFront bytes stay mapped: every pass starts at the front,
-  // and each page dropped there would cost its unmap and a fault per 64 KB
-  // in each later pass. A module up to that size is never dropped (FA3's
-  // 2.9 MB spent 3 % of its time in madvise); a larger one holds that much
-  // more at its peak.
-  constexpr uint32_t KeepFront = 4u << 20;
-  if (!Mapped || Offset < DroppedTo + Step || Offset <= KeepFront)
+  // A small module stays mapped whole: each drop costs an unmap and each
+  // page read again a fault per 64 KB in every later pass, more time than
+  // its few megabytes are worth (FA3's 2.9 MB spent 3 % of its time in
+  // madvise).
+  if (!Mapped || text().size() <= SmallText || Offset < DroppedTo + Step)
     return;
-  DroppedTo = std::max(DroppedTo, KeepFront);
   static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
   // The mapping starts on a page: drop the whole pages in [DroppedTo, Offset).
   uintptr_t Base = reinterpret_cast<uintptr_t>(text().data());
