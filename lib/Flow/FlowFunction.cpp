@@ -369,7 +369,7 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
   auto [Id, New] = BaseIndex.insert(Name, int32_t(Bases.size()));
   if (!New)
     return Id;
-  BaseInfo B{BaseInfo::Register, Name, nullptr, 0};
+  BaseInfo &B = Bases.emplace_back(BaseInfo::Register, Name); // (in place: see BaseInfo)
   if (!IsRegister) {
     B.K = BaseInfo::OtherSym;
     if (const Symbol *S = ST.lookup(Name, int32_t(FIndex))) {
@@ -391,7 +391,6 @@ int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
       }
     }
   }
-  Bases.push_back(B);
   return Id;
 }
 
@@ -403,7 +402,7 @@ int32_t FlowFunction::selfBase(int32_t Reg) const {
   // (never '%': isRegName() takes those for registers) and registers not
   // defined here. A register defined here is neither: its own base needs
   // no name lookup, only an id in the order it is made.
-  Bases.push_back(BaseInfo{BaseInfo::Register, Name, nullptr, 0});
+  Bases.emplace_back(BaseInfo::Register, Name);
   return int32_t(Bases.size() - 1);
 }
 
@@ -696,6 +695,7 @@ void FlowFunction::build() {
   BlockOf.resize(N + 1);
   std::vector<uint32_t> &Leaders = Lists.Leaders;
   Leaders.push_back(N); // ends the last block
+  Blocks.reserve(Leaders.size() + 1); // at most a block a leader, and one at the end
   for (uint32_t L = 0, Begin = 0; L < Leaders.size(); ++L) {
     if (Leaders[L] <= Begin)
       continue; // 0, or a leader twice (a label after a branch)
@@ -977,19 +977,26 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
     return X.K == Val::Undef ? std::nullopt : std::optional<Form>(X.F);
   });
   if (!F)
-    return Val{}; // an operand's form is not known yet
-  V.F = *F;
+    V = Val(); // an operand's form is not known yet
+  else
+    V.F = *F;
+  // (V the one value returned: built in the caller's slot, not copied there
+  // by wide loads of the narrow stores that had just built it.)
   return V;
 }
 
 Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
-  const Val Unknown{Val::Unknown, -1, false, 0};
-  Val Self = Unknown;
+  // Self built in place, not copied from an Unknown built first: the copy's
+  // 16-byte loads of the stores that had just built it stalled on store
+  // forwarding (three fifths of evalValue()'s perf samples).
+  Val Self{Val::Unknown, -1, false, 0};
   if (defCount(Reg) == 1) {
     int32_t &B = sliceReg(Reg).SelfBase;
     if (B < 0)
       B = selfBase(Reg);
-    Self = Val{Val::Ptr, B, true, 0};
+    Self.K = Val::Ptr;
+    Self.Base = B;
+    Self.OffKnown = true;
   }
   if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)
     return Self; // vector or tuple destinations
@@ -1024,7 +1031,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
       return Val{};
     if (Symbolic(A) != Symbolic(B))
       return Val{Val::Ptr, Symbolic(A) ? A.Base : B.Base, false, 0};
-    return Symbolic(A) ? Unknown : Self;
+    return Symbolic(A) ? Val{Val::Unknown, -1, false, 0} : Self;
   }
   if ((VO == VAdd || VO == VSub) && N == 3) {
     Val A = operandVal(I.Ops[1]), B = operandVal(I.Ops[2]);
@@ -1042,7 +1049,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
     if (!Sub && Symbolic(B) && !Symbolic(A))
       return Val{Val::Ptr, B.Base, false, 0};
     if (Symbolic(A) || Symbolic(B))
-      return Unknown;
+      return Val{Val::Unknown, -1, false, 0};
     return Self;
   }
   if (VO == VMad && N == 4) {

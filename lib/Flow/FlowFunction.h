@@ -253,6 +253,10 @@ struct Val {
 /// What an address base is.
 struct BaseInfo {
   enum Kind : uint8_t { SharedSym, ParamSym, GlobalSym, OtherSym, Register } K;
+  /// (A constructor, so that emplace_back() builds one in place: one built
+  /// on the stack and copied stalled on store forwarding, selfBase()'s
+  /// hottest instruction.)
+  BaseInfo(Kind K, std::string_view Name) : K(K), Name(Name) {}
   std::string_view Name;
   const Symbol *Sym = nullptr;
   uint64_t Bytes = 0; ///< SharedSym with a known size, else 0
