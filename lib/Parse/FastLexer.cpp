@@ -309,9 +309,8 @@ FastLexer::TokenView FastLexer::lexStatement(std::vector<Token> &Scratch, size_t
   // found is half of the text looked up (async-dense code: 89 % of its
   // statements are found, CUTLASS 77: 64 %), not at FA3's 50 % of short
   // statements.
-  bool Whole = T.size() <= MaxMemoText &&
-               (WholeLookups < 1024 || 2 * HitBytes >= LookedBytes);
-  size_t Hash = Whole ? hashText(T) : 0;
+  bool Whole = T.size() <= MaxMemoText && wholeMemoPays();
+  size_t Hash = Whole ? wholeHash() : 0;
   if (Whole) {
     ++WholeLookups;
     LookedBytes += T.size();
@@ -327,6 +326,22 @@ FastLexer::TokenView FastLexer::lexStatement(std::vector<Token> &Scratch, size_t
   if (Whole && remember(T, Hash, Scratch, 0))
     Entry = uint32_t(Memo.size() - 1);
   return {Scratch.data(), Scratch.size()};
+}
+
+void FastLexer::prefetch(std::string_view Text) {
+  if (Text.size() > MaxMemoText || !wholeMemoPays())
+    return;
+  size_t Hash = hashText(Text);
+  __builtin_prefetch(&Slots[Hash & (Slots.size() - 1)]);
+  Hashed[NextHashed] = {Text.data(), Text.size(), Hash};
+  NextHashed ^= 1;
+}
+
+size_t FastLexer::wholeHash() const {
+  for (const Ahead &A : Hashed)
+    if (A.Data == T.data() && A.Size == T.size())
+      return A.Hash;
+  return hashText(T);
 }
 
 void FastLexer::lexAll(std::vector<Token> &Out, size_t HeadSize) {

@@ -73,6 +73,12 @@ public:
   /// same for every statement of the same text, below MaxMemo), or NoEntry:
   /// the caller may keep what it derives from the tokens by entry.
   TokenView lexStatement(std::vector<Token> &Scratch, size_t HeadSize, uint32_t &Entry);
+  /// Hashes Text, a statement's whole text to be lexed next, and starts
+  /// loading its memo slot: lexStatement() on it then takes the hash from
+  /// here and finds the slot in cache (on async-dense code the slot's load
+  /// was a cache miss for most lookups; the statement parsed between hides
+  /// it).
+  void prefetch(std::string_view Text);
   /// lexStatement()'s tokens copied into Out (for tests).
   void lexAll(std::vector<Token> &Out, size_t HeadSize);
 
@@ -112,6 +118,20 @@ private:
   std::string Texts;
   std::vector<Token> Pool;
   size_t WholeLookups = 0, LookedBytes = 0, HitBytes = 0;
+  /// Whether whole statements are looked up (see lexStatement()).
+  bool wholeMemoPays() const {
+    return WholeLookups < 1024 || 2 * HitBytes >= LookedBytes;
+  }
+  /// The last two texts prefetch() hashed, by their place in the text: the
+  /// statement being lexed and the one after it, hashed a call earlier.
+  struct Ahead {
+    const char *Data = nullptr;
+    size_t Size = 0, Hash = 0;
+  };
+  Ahead Hashed[2];
+  unsigned NextHashed = 0;
+  /// The hash of the whole text T, from prefetch() if it hashed it.
+  size_t wholeHash() const;
   /// Key's entry in Memo, or NoEntry.
   uint32_t find(std::string_view Key, size_t Hash) const;
   /// Appends Key's remembered tokens to Out and returns true, if there are.

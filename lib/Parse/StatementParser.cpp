@@ -1593,6 +1593,12 @@ StatementParser::~StatementParser() = default;
 
 size_t StatementParser::directlyBuilt() const { return I->DirectlyBuilt; }
 
+void StatementParser::prefetch(uint32_t Index) {
+  const Statement &S = I->M.Statements[Index];
+  if (S.Kind == StatementKind::Instruction) // parse() lexes its text as is
+    I->Lexer.prefetch(I->M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin));
+}
+
 bool StatementParser::parse(uint32_t Index) {
   Statement &S = I->M.Statements[Index];
   std::string_view Text = I->M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);

@@ -27,6 +27,11 @@ public:
   /// the result in M. Returns false (after reporting S001) on a syntax error.
   bool parse(uint32_t Index);
 
+  /// Starts loading what parse(Index) of an instruction looks up first,
+  /// for a caller that knows the statement after the one it parses (see
+  /// FastLexer::prefetch).
+  void prefetch(uint32_t Index);
+
   /// How many instructions were built straight from their tokens so far.
   size_t directlyBuilt() const;
 
