@@ -11,9 +11,9 @@
 namespace ptxlint {
 
 /// Owns the text of one input. Lines are found from a count of the newlines
-/// before each 4 KB block, made on the first request for a line/column (so
-/// linting a clean file never pays for it): a request then counts within one
-/// block. A table of every line start cost 22 M instructions on a 13 MB
+/// before each 4 KB block, made on the first request for a line/column or
+/// by a lint once it has a diagnostic (countLinesBefore), so linting a clean
+/// file never pays for it: a request then counts within one block. A table of every line start cost 22 M instructions on a 13 MB
 /// module to print a few dozen locations. After the first request the
 /// buffer is read-only: threads may then ask at once.
 class SourceBuffer {
@@ -54,18 +54,24 @@ public:
   /// module is then not its whole text. A no-op for text in memory. Not
   /// thread-safe: the lint's own thread calls it, between its passes.
   void dropBefore(uint32_t Offset) const;
-  /// Mapped text up to this size is never dropped, and the command backs a
-  /// larger input's heap with huge pages (adviseHugeHeap): a small run's
-  /// memory would grow by a large share with 2 MB granules, and a large
-  /// run's faults per 4 KB page (text brought back, heap first touched)
-  /// are most of its kernel time.
-  static constexpr size_t SmallText = size_t(4) << 20;
   void startPass() const { DroppedTo = 0; }
+
+  /// Counts the newlines of the blocks before Offset not counted yet, for
+  /// lineCol(), and drops them behind as dropBefore() does. A lint that will
+  /// print locations calls this in its last pass over the text, so that the
+  /// first location asked maps no dropped text back whole. Not thread-safe,
+  /// like dropBefore().
+  void countLinesBefore(uint32_t Offset) const;
 
 private:
   /// Bytes per block of the newline count.
   static constexpr uint32_t LineBlock = 4096;
   void countLines() const;
+  /// Counts the blocks from the first not counted up to block To, front to
+  /// back like a lint's pass: mapped text leaves memory behind it, so that
+  /// one diagnostic does not bring a large module back whole (only the
+  /// blocks around the lines printed come back).
+  void countBlocks(size_t To) const;
   /// The offset where line 1 starts (after a byte order mark).
   uint32_t firstLineStart() const;
   /// The offset after the Nth newline (N >= 1), or the text's size.

@@ -53,10 +53,11 @@ Outcome process(const Task &T, const DriverOptions &O) {
   }
   // A large input's run allocates up to about twice its size: let those
   // pages be huge, a fault per 2 MB instead of per 4 KB (CUTLASS 77's 13 MB:
-  // 2,850-3,400 -> ~1,150 faults; a first-touched 4 KB page costs ~2 us on
-  // the benchmark's VM, bench/pagefaults.c). The block stays under the
-  // command's mmap threshold (main.cpp), so it is heap.
-  if (In.Size > SourceBuffer::SmallText)
+  // 2,850-3,400 -> ~1,150 faults, FA3 paged/split's 2.9 MB: 1,540 -> ~750; a
+  // first-touched 4 KB page costs ~2 us on the benchmark's VM,
+  // bench/pagefaults.c). The block stays under the command's mmap
+  // threshold (main.cpp), so it is heap.
+  if (In.Size >= HugeHeapMinInput)
     adviseHugeHeap(std::min<size_t>(2 * In.Size, size_t(30) << 20));
   std::string Name = T.Path != "-"          ? T.Path
                      : O.StdinName.empty() ? "<stdin>"

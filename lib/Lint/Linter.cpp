@@ -174,14 +174,20 @@ struct StageDiags {
   }
 };
 
+/// Whether any stage has a diagnostic to report.
+bool anyFound(const DiagnosticEngine &Diags, const StageDiags &HeadParse,
+              const StageDiags &BodyParse, const std::vector<StageDiags> &PassDiags) {
+  return !Diags.diagnostics().empty() || HeadParse.Admitted || BodyParse.Admitted ||
+         std::any_of(PassDiags.begin(), PassDiags.end(),
+                     [](const StageDiags &S) { return S.Admitted != 0; });
+}
+
 /// Parses the statements of Selected that pass Want, in order; their
 /// diagnostics (reported to Scratch) go to Into, tagged with the statement.
-/// After, if set, is called with each statement after its parse.
 template <typename Pred>
 void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
                    const std::vector<uint32_t> &Selected, size_t From,
-                   size_t To, Pred Want, StageDiags &Into,
-                   const std::function<void(uint32_t)> &After = {}) {
+                   size_t To, Pred Want, StageDiags &Into) {
   for (size_t X = From; X < To; ++X) {
     uint32_t K = Selected[X];
     if (!Want(K))
@@ -190,8 +196,6 @@ void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
       Parser.prefetch(Selected[X + 1]);
     Parser.parse(K);
     Into.collect(Scratch, K);
-    if (After)
-      After(K);
   }
 }
 
@@ -203,17 +207,12 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   Policy.begin(Diags);
   LintResult R;
   Module M;
-  // Each pass over the whole text drops mapped text behind it (see
-  // SourceBuffer::dropBefore): a pass touches it again only where it reads.
-  ScanLimits Limits;
-  Limits.DropBehind = &Buffer;
-  Buffer.startPass();
-  scanModule(Buffer.text(), M, Diags, Limits);
-  R.Statements = M.Statements.size();
-  std::vector<uint32_t> Selected = selectForParse(M);
-  R.ParsedStatements = Selected.size();
 
-  // Module-level facts first: directives, declarations, function headers.
+  // Module-level facts first: directives, declarations, function headers,
+  // parsed as the scan passes them (ScanLimits::Passed), while their text
+  // is in memory: they are on every page (inline-asm blocks declare
+  // predicates, call sequences parameters), and a pass of their own after
+  // the scan mapped the dropped text back whole.
   const size_t Cap = Opts.MaxDiagnostics ? Opts.MaxDiagnostics + 1 : 0;
   StageDiags HeadParse, BodyParse; // each in statement order
   HeadParse.Cap = BodyParse.Cap = Cap;
@@ -226,22 +225,37 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   auto IsInstruction = [&](uint32_t K) {
     return M.Statements[K].Kind == StatementKind::Instruction;
   };
-  // A declaration declares a name or a few, a header its parameters: room
-  // for a quarter more symbols than those statements, so that the array
-  // seldom grows (growing copied CUTLASS 77's 1.5 MB several times over).
-  M.Symbols.reserve(size_t(std::count_if(Selected.begin(), Selected.end(),
-                                         [&](uint32_t K) { return !IsInstruction(K); })) * 5 / 4);
-  // The symbol table gets the declared names copied as each declaration is
-  // parsed, while its text is in memory.
+  // The real modules declare a name per 550-2,700 bytes: room for one per
+  // 512 spares them the array's growth (its copies and their first touch:
+  // 2 % of async-dense's time); what is not filled is never touched.
+  M.Symbols.reserve(Buffer.text().size() / 512);
+  // The symbol table gets the declared names copied as they are parsed.
   std::string SymbolNames;
+  size_t Listed = 0, Named = 0; // of M.ParseCandidates, of M.Symbols, done
+  auto ParseHeads = [&] {
+    for (; Listed < M.ParseCandidates.size(); ++Listed) {
+      uint32_t K = M.ParseCandidates[Listed];
+      if (IsInstruction(K) || !candidateParsed(M.Statements[K]))
+        continue; // an instruction is parsed in its batch
+      Parser.parse(K);
+      HeadParse.collect(ParseScratch, K);
+    }
+    SymbolTable::appendNames(M, Named, SymbolNames);
+    Named = M.Symbols.size();
+  };
+  // Each pass over the whole text drops mapped text behind it (see
+  // SourceBuffer::dropBefore): a pass touches it again only where it reads.
+  ScanLimits Limits;
+  Limits.Passed = [&](uint32_t Offset) {
+    ParseHeads();
+    Buffer.dropBefore(Offset);
+  };
   Buffer.startPass();
-  parseSelected(Parser, ParseScratch, Selected, 0, Selected.size(),
-                [&](uint32_t K) { return !IsInstruction(K); }, HeadParse,
-                [&, Named = size_t(0)](uint32_t K) mutable {
-                  SymbolTable::appendNames(M, Named, SymbolNames);
-                  Named = M.Symbols.size();
-                  Buffer.dropBefore(M.Statements[K].Range.Begin);
-                });
+  scanModule(Buffer.text(), M, Diags, Limits);
+  ParseHeads(); // those after the last function
+  R.Statements = M.Statements.size();
+  std::vector<uint32_t> Selected = selectForParse(M);
+  R.ParsedStatements = Selected.size();
   SymbolTable Symbols(M, SymbolNames);
   SymbolNames = {};
   ModuleSettings Settings = settingsFor(M, Opts);
@@ -282,8 +296,14 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
     for (size_t Y = From; Y < X; ++Y)
       if (IsInstruction(Selected[Y]))
         M.Statements[Selected[Y]].ParsedIndex = -1;
+    uint32_t Passed = B.End < M.Statements.size() ? M.Statements[B.End].Range.Begin
+                                                  : uint32_t(Buffer.text().size());
+    // Diagnostics print their lines: with one found, the newlines are
+    // counted here, while the batch's text is in memory.
+    if (anyFound(Diags, HeadParse, BodyParse, PassDiags))
+      Buffer.countLinesBefore(Passed);
     if (B.End < M.Statements.size())
-      Buffer.dropBefore(M.Statements[B.End].Range.Begin);
+      Buffer.dropBefore(Passed);
   }
   M.Instructions = {};
 

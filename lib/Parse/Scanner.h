@@ -13,20 +13,24 @@
 #include "ptxlint/AST.h"
 #include "ptxlint/Diagnostic.h"
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
 namespace ptxlint {
-
-class SourceBuffer;
 
 struct ScanLimits {
   /// Statements longer than this are not handed to the parser.
   uint32_t MaxParsedStatementBytes = 64 * 1024;
   /// Brace/paren nesting inside one statement beyond this is an error.
   uint32_t MaxStatementNesting = 256;
-  /// Mapped text: dropped from memory behind the scan (dropBefore).
-  const SourceBuffer *DropBehind = nullptr;
+  /// If set, called at each closing brace that leaves no function open
+  /// (nor a header waiting for its body),
+  /// with the offset before which the scan reads no more. Every statement
+  /// before it is complete, and so is the statement range of every function
+  /// (the lint parses the module-level statements scanned so far there,
+  /// while their text is in memory, then drops that text).
+  std::function<void(uint32_t)> Passed;
 };
 
 /// Appends the statements of Text to M.Statements and fills M.Functions

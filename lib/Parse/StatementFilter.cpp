@@ -135,7 +135,7 @@ std::vector<uint32_t> selectForParse(Module &M) {
   std::vector<uint32_t> Selected = std::move(M.ParseCandidates);
   M.ParseCandidates = {};
   Selected.erase(std::remove_if(Selected.begin(), Selected.end(),
-                                [&](uint32_t K) { return M.Statements[K].ParsedIndex == -2; }),
+                                [&](uint32_t K) { return !candidateParsed(M.Statements[K]); }),
                  Selected.end());
   return Selected;
 }

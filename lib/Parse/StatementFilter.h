@@ -46,6 +46,10 @@ inline bool mayNeedFullParse(StatementKind K, const char *Head, uint32_t HeadSiz
   return ParsedOpcodePrefixes.has(Head[0], Head[1]);
 }
 
+/// Whether a statement the scanner listed in M.ParseCandidates is parsed:
+/// not if the scanner reported it (a missing ';', brackets nested too deep).
+inline bool candidateParsed(const Statement &S) { return S.ParsedIndex != -2; }
+
 /// The indices of M's statements that needsFullParse() selects, in order,
 /// from M.ParseCandidates (the scanner's list), which it consumes. It reads
 /// no text: the scanner asked headNeedsFullParse() of each statement while

@@ -11,6 +11,12 @@
 
 namespace ptxlint {
 
+#if defined(__GLIBC__)
+namespace {
+thread_local void *HeapFiller = nullptr; ///< adviseHugeHeap's, never freed
+} // namespace
+#endif
+
 void adviseHugePages(const void *P, size_t Bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   constexpr uintptr_t Huge = uintptr_t(2) << 20;
@@ -37,11 +43,21 @@ void adviseHugeHeap(size_t Bytes) {
   if (!Block)
     return;
   constexpr uintptr_t Huge = uintptr_t(2) << 20;
-  const uintptr_t B = (reinterpret_cast<uintptr_t>(Block) + Huge - 1) & ~(Huge - 1);
-  const uintptr_t E = (reinterpret_cast<uintptr_t>(Block) + Bytes) & ~(Huge - 1);
+  const uintptr_t A = reinterpret_cast<uintptr_t>(Block);
+  const uintptr_t B = (A + Huge - 1) & ~(Huge - 1);
+  const uintptr_t E = (A + Bytes) & ~(Huge - 1);
   std::free(Block);
-  if (E > B)
-    (void)madvise(reinterpret_cast<void *>(B), E - B, MADV_HUGEPAGE);
+  if (E <= B + Huge)
+    return;
+  (void)madvise(reinterpret_cast<void *>(B), E - B, MADV_HUGEPAGE);
+  // The allocations that follow start at the first huge page: a block up to
+  // there, kept and never touched (glibc writes only its header), takes the
+  // space below it. Without it they first filled that space, up to 2 MB of
+  // 4 KB pages, and FA3 paged/split kept all of its faults. glibc's chunk of
+  // a request N spans N + 8 bytes rounded up to 16, from 16 bytes before the
+  // pointer it returns.
+  if (B - A >= 64)
+    HeapFiller = std::malloc(B - A - 8);
 #else
   (void)Bytes;
 #endif

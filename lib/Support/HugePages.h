@@ -26,5 +26,11 @@ void adviseHugePages(const void *P, size_t Bytes);
 /// nothing where unsupported, and at most once per thread.
 void adviseHugeHeap(size_t Bytes);
 
+/// The ptxlint command calls adviseHugeHeap before linting an input of at
+/// least this size, whose run's heap grows by a few huge pages (FA3
+/// paged/split's 2.9 MB: about 5.5 MB). A smaller run's heap would be mostly
+/// its last, partly used huge page.
+constexpr size_t HugeHeapMinInput = size_t(2) << 20;
+
 } // namespace ptxlint
 #endif

@@ -42,24 +42,40 @@ uint32_t countNewlines(const char *P, size_t N) {
 
 } // namespace
 
-void SourceBuffer::countLines() const {
-  if (!BlockNewlines.empty())
-    return;
+void SourceBuffer::countBlocks(size_t To) const {
   std::string_view T = text();
-  size_t Blocks = T.size() / LineBlock + 1;
-  BlockNewlines.reserve(Blocks + 1);
-  BlockNewlines.push_back(0);
-  uint32_t Count = 0;
-  // A front-to-back pass like the lint's: mapped text leaves memory behind
-  // it, so that one diagnostic does not bring a large module back whole
-  // (only the blocks around the lines printed come back).
-  startPass();
-  for (size_t K = 0; K < Blocks; ++K) {
+  const size_t Blocks = T.size() / LineBlock + 1;
+  if (BlockNewlines.empty()) {
+    BlockNewlines.reserve(Blocks + 1);
+    BlockNewlines.push_back(0);
+  }
+  const size_t First = BlockNewlines.size() - 1;
+  To = std::min(To, Blocks);
+  if (First >= To)
+    return;
+  // A pass from the first block not counted: blocks that the caller's pass
+  // had dropped come back to be counted and leave again.
+  DroppedTo = std::min(DroppedTo, uint32_t(First * LineBlock));
+  uint32_t Count = BlockNewlines.back();
+  for (size_t K = First; K < To; ++K) {
     size_t B = K * LineBlock;
     Count += countNewlines(T.data() + B, std::min<size_t>(LineBlock, T.size() - B));
     BlockNewlines.push_back(Count);
     dropBefore(uint32_t(std::min<size_t>(B + LineBlock, T.size())));
   }
+}
+
+void SourceBuffer::countLinesBefore(uint32_t Offset) const {
+  countBlocks(Offset / LineBlock);
+}
+
+void SourceBuffer::countLines() const {
+  // What countLinesBefore() left, in a pass of its own from the front: it
+  // also drops what the lint's last pass left in memory.
+  if (BlockNewlines.size() == text().size() / LineBlock + 2)
+    return;
+  startPass();
+  countBlocks(SIZE_MAX);
 }
 
 uint32_t SourceBuffer::firstLineStart() const {
@@ -134,11 +150,7 @@ std::string_view SourceBuffer::lineText(unsigned Line) const {
 void SourceBuffer::dropBefore(uint32_t Offset) const {
 #if defined(__linux__) && defined(MADV_DONTNEED)
   constexpr uint32_t Step = 1 << 20;
-  // A small module stays mapped whole: each drop costs an unmap and each
-  // page read again a fault per 64 KB in every later pass, more time than
-  // its few megabytes are worth (FA3's 2.9 MB spent 3 % of its time in
-  // madvise).
-  if (!Mapped || text().size() <= SmallText || Offset < DroppedTo + Step)
+  if (!Mapped || Offset < DroppedTo + Step)
     return;
   static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
   // The mapping starts on a page: drop the whole pages in [DroppedTo, Offset).

@@ -10,8 +10,12 @@
 using namespace ptxlint;
 
 namespace {
-void checkAgainstTable(const std::string &Text) {
+/// CountedBefore: offsets a lint passes to countLinesBefore() first, in
+/// order (the newlines of some blocks counted before the first request).
+void checkAgainstTable(const std::string &Text, const std::vector<uint32_t> &CountedBefore = {}) {
   SourceBuffer B("t.ptx", Text);
+  for (uint32_t Offset : CountedBefore)
+    B.countLinesBefore(Offset);
   std::vector<uint32_t> Starts{Text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3u : 0u};
   for (size_t K = 0; K < Text.size(); ++K)
     if (Text[K] == '\n')
@@ -60,5 +64,13 @@ TEST_CASE("SourceBuffer: lines and columns as a table of line starts gives them"
     if (Round % 2)
       Text.resize(Size); // not ending at a newline
     checkAgainstTable(Text);
+    // Counted in part first, as a lint that found a diagnostic does: up to
+    // offsets around the block boundaries, or to the end.
+    std::vector<uint32_t> Cuts;
+    for (uint32_t Cut = 0; Cut < Text.size(); Cut += uint32_t(Rng() % 9000))
+      Cuts.push_back(Cut);
+    if (Round % 2)
+      Cuts.push_back(uint32_t(Text.size()));
+    checkAgainstTable(Text, Cuts);
   }
 }
