@@ -10,57 +10,75 @@ namespace {
 
 enum AtomKind : uint64_t { KOpaque = 1, KEq = 2, KLt = 3, KLe = 4 };
 
-/// The dot-separated words of a head ("setp", "ne", "s32"): the first four
-/// and how many there are (no allocation: lits() splits a head per call).
-struct Words {
-  std::string_view W[4];
-  size_t N = 0;
-  size_t size() const { return N; }
-  std::string_view operator[](size_t K) const { return K < 4 ? W[K] : std::string_view(); }
+/// What lits() follows through a predicate's definition, read from its
+/// head once: an integer comparison "setp.CMP.TYPE" (eq/ne share an atom,
+/// lt/ge, le/gt), or not/mov/and/or.pred; anything else is Other (only the
+/// predicate itself). (Parsed in place: splitting the head into words and
+/// searching a table of comparisons was 40 % of lits()' own instructions.)
+struct DefShape {
+  enum OpK : uint8_t { Other, IntCompare, Not, Mov, And, Or } Op = Other;
+  uint64_t Kind = 0; ///< IntCompare: the atom kind
+  bool Neg = false;  ///< IntCompare: the comparison negates the atom
+  uint8_t Cls = 0;   ///< IntCompare: 1 signed, 2 unsigned/bits
 };
-Words words(std::string_view Head) {
-  Words Out;
-  size_t B = 0;
-  for (size_t K = 0; K <= Head.size(); ++K)
-    if (K == Head.size() || Head[K] == '.') {
-      if (Out.N < 4)
-        Out.W[Out.N] = Head.substr(B, K - B);
-      ++Out.N;
-      B = K + 1;
-    }
-  return Out;
+
+/// A word of at most 8 bytes as an integer (first byte lowest), 0 when
+/// longer: the tests below switch over constant words (std::string_view's
+/// == is a call to compare() here).
+constexpr uint64_t pack(std::string_view W) {
+  if (W.size() > 8)
+    return 0;
+  uint64_t V = 0;
+  for (size_t K = 0; K < W.size(); ++K)
+    V |= uint64_t(uint8_t(W[K])) << (8 * K);
+  return V;
 }
 
-/// A comparison as (atom kind, negated): eq/ne share an atom, lt/ge, le/gt.
+/// The comparison of a two-letter code as (atom kind, negated).
 bool comparison(std::string_view C, uint64_t &Kind, bool &Neg) {
-  struct Row {
-    std::string_view Name;
-    uint64_t Kind;
-    bool Neg;
-  };
-  static const Row Rows[] = {{"eq", KEq, false}, {"ne", KEq, true},
-                             {"lt", KLt, false}, {"ge", KLt, true},
-                             {"lo", KLt, false}, {"hs", KLt, true},
-                             {"le", KLe, false}, {"gt", KLe, true},
-                             {"ls", KLe, false}, {"hi", KLe, true}};
-  for (const Row &R : Rows)
-    if (R.Name == C) {
-      Kind = R.Kind;
-      Neg = R.Neg;
-      return true;
-    }
+  switch (pack(C)) {
+  case pack("eq"): Kind = KEq, Neg = false; return true;
+  case pack("ne"): Kind = KEq, Neg = true; return true;
+  case pack("lt"): case pack("lo"): Kind = KLt, Neg = false; return true;
+  case pack("ge"): case pack("hs"): Kind = KLt, Neg = true; return true;
+  case pack("le"): case pack("ls"): Kind = KLe, Neg = false; return true;
+  case pack("gt"): case pack("hi"): Kind = KLe, Neg = true; return true;
+  }
   return false;
 }
 
 /// Integer type class: 1 signed, 2 unsigned/bits, 0 not an integer.
-int intClass(std::string_view T) {
-  if (T.size() < 2)
-    return 0;
-  if (T[0] == 's' && (T == "s8" || T == "s16" || T == "s32" || T == "s64"))
+uint8_t intClass(std::string_view T) {
+  switch (pack(T)) {
+  case pack("s8"): case pack("s16"): case pack("s32"): case pack("s64"):
     return 1;
-  if ((T[0] == 'u' || T[0] == 'b') && T.size() <= 3 && T[1] >= '0' && T[1] <= '9')
+  }
+  if (T.size() >= 2 && T.size() <= 3 && (T[0] == 'u' || T[0] == 'b') &&
+      T[1] >= '0' && T[1] <= '9')
     return 2;
   return 0;
+}
+
+DefShape defShape(std::string_view Head) {
+  DefShape S;
+  switch (pack(Head)) { // "OP.pred", of which four are followed
+  case pack("not.pred"): S.Op = DefShape::Not; return S;
+  case pack("mov.pred"): S.Op = DefShape::Mov; return S;
+  case pack("and.pred"): S.Op = DefShape::And; return S;
+  case pack("or.pred"): S.Op = DefShape::Or; return S;
+  }
+  // "setp.CC.TYPE", three words, at least "setp.eq.s8": every comparison
+  // code has two letters; "setp.ne.and.s32", "setp.eq.ftz.f32" are Other.
+  if (Head.size() < 10 || pack(Head.substr(0, 5)) != pack("setp.") ||
+      Head[7] != '.')
+    return S;
+  std::string_view Type = Head.substr(8);
+  if (Type.find('.') != std::string_view::npos)
+    return S;
+  S.Cls = intClass(Type);
+  if (S.Cls && comparison(Head.substr(5, 2), S.Kind, S.Neg))
+    S.Op = DefShape::IntCompare;
+  return S;
 }
 
 size_t hashKey(uint64_t KeyA, int64_t KeyB) {
@@ -78,11 +96,10 @@ PathConditions::PathConditions(const FlowFunction &FF)
   // Kept tables hold the last function's: the ones filled by push_back
   // start empty (the others are assigned whole).
   for (std::vector<uint32_t> *V :
-       {&T.EdgeStart, &T.EdgeLits, &T.Events, &T.KillStart, &T.KillAtoms})
+       {&T.EdgeStart, &T.EdgeLits, &T.Events})
     V->clear();
   T.AtomRegs.clear();
   T.AtomOpaque.clear();
-  T.KillBits.clear();
   size_t NB = FF.Blocks.size();
   T.Cyclic.assign(NB, -1);
   T.EdgeStart.reserve(2 * NB + 1);
@@ -155,29 +172,31 @@ PathConditions::PathConditions(const FlowFunction &FF)
   std::sort(Kills.begin(), Kills.end());
   Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
   std::sort(Sets.begin(), Sets.end());
+  // The events' killed atoms are Kills' atoms in order (written in place:
+  // a push_back each was a call, GCC does not inline it here).
   T.Events.reserve(Kills.size());
   for (const auto &KA : Kills) // (sorted: each instruction once)
     if (T.Events.empty() || T.Events.back() != KA.first)
       T.Events.push_back(KA.first);
-  T.KillStart.reserve(T.Events.size() + 1);
-  T.KillAtoms.reserve(Kills.size());
-  T.KillBits.reserve(T.Events.size());
+  T.KillStart.resize(T.Events.size() + 1);
+  T.KillAtoms.resize(Kills.size());
+  T.KillBits.resize(T.Events.size());
   T.EventSets.assign(T.Events.size(), NoLit);
   T.EventOf.assign(FF.Insts.size(), -1);
   size_t X = 0, Y = 0;
   for (size_t E = 0; E < T.Events.size(); ++E) {
     T.EventOf[T.Events[E]] = int32_t(E);
-    T.KillStart.push_back(uint32_t(T.KillAtoms.size()));
+    T.KillStart[E] = uint32_t(X);
     uint64_t Bits = 0;
     for (; X < Kills.size() && Kills[X].first == T.Events[E]; ++X) {
-      T.KillAtoms.push_back(Kills[X].second);
+      T.KillAtoms[X] = Kills[X].second;
       Bits |= uint64_t(1) << (Kills[X].second & 63);
     }
-    T.KillBits.push_back(Bits);
+    T.KillBits[E] = Bits;
     for (; Y < Sets.size() && Sets[Y].first == T.Events[E]; ++Y)
       T.EventSets[E] = Sets[Y].second; // one flag per mov.pred
   }
-  T.KillStart.push_back(uint32_t(T.KillAtoms.size()));
+  T.KillStart[T.Events.size()] = uint32_t(X);
 }
 
 uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
@@ -327,7 +346,7 @@ void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,
   if (S < 0)
     return Opaque();
   const FlowInst &I = FF.Insts[uint32_t(S)];
-  Words W = words(I.Head);
+  DefShape Def = defShape(I.Head);
   const Opnd *D = FF.operand(I, 0);
   // A predicate operand ("%p", "!%p") read by instruction S, for sides
   // Sub (what the operand's truth implies on each side).
@@ -339,29 +358,26 @@ void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,
       std::swap(Sub[0], Sub[1]);
     lits(FF.regId(*O), uint32_t(S), Pos, Depth + 1, Sub);
   };
-  if (W[0] == "setp" && W.size() == 3 && D) {
+  if (Def.Op == DefShape::IntCompare && D) {
     bool Second = false; // "setp p|q": q is the negated comparison
     if (D->K == Opnd::Vec && D->Regs.size() == 2 && FF.regId(D->Regs[1]) == P)
       Second = true;
-    uint64_t Kind;
-    bool Neg;
-    int Cls = intClass(W[2]);
     const Opnd *A = FF.operand(I, 1), *B = FF.operand(I, 2);
-    if (Cls && comparison(W[1], Kind, Neg) && A && B && A->K == Opnd::Reg &&
+    if (A && B && A->K == Opnd::Reg &&
         !A->Negated && (B->K == Opnd::Reg || (B->K == Opnd::Imm && B->HasValue))) {
       int32_t RA = FF.regId(*A);
       int32_t RB = B->K == Opnd::Reg ? FF.regId(*B) : -1;
       bool BReg = B->K == Opnd::Reg;
       if (RA >= 0 && (!BReg || RB >= 0) && stable(RA, uint32_t(S), Pos) &&
           (!BReg || stable(RB, uint32_t(S), Pos))) {
-        uint64_t Sign = Kind == KEq ? 0 : uint64_t(Cls);
-        uint64_t KeyA = Kind << 40 | Sign << 36 | uint64_t(BReg) << 35 | uint32_t(RA);
+        uint64_t Sign = Def.Kind == KEq ? 0 : uint64_t(Def.Cls);
+        uint64_t KeyA = Def.Kind << 40 | Sign << 36 | uint64_t(BReg) << 35 | uint32_t(RA);
         // The atom is made before either side's literal, as when each side
         // walked alone (the true side first).
         uint32_t At2 = atomFor(KeyA, BReg ? RB : B->Value, RA, BReg ? RB : -1);
         Push([&](bool Want) {
           bool Truth = Want != Second;
-          return Lit(At2) << 1 | (Truth == !Neg ? 0u : 1u);
+          return Lit(At2) << 1 | (Truth == !Def.Neg ? 0u : 1u);
         });
       }
     }
@@ -369,32 +385,36 @@ void PathConditions::lits(int32_t P, uint32_t At, uint32_t Pos, int Depth,
     // comparison (its operand redefined elsewhere) and still be correlated.
     return Opaque();
   }
-  if (W.size() == 2 && W[1] == "pred") {
-    if (W[0] == "not") {
-      Sub(1, {Out[1], Out[0]});
-      return Opaque();
-    }
-    if (W[0] == "mov") {
-      const Opnd *Src = FF.operand(I, 1);
-      if (Src && Src->K == Opnd::Imm && Src->HasValue) {
-        // The side that needs the flag to differ cannot be taken.
-        if (std::vector<Lit> *O = Out[Src->Value != 0 ? 1 : 0])
-          O->push_back(FalseLit);
-        return Opaque();
-      }
+  switch (Def.Op) {
+  case DefShape::Not:
+    Sub(1, {Out[1], Out[0]});
+    break;
+  case DefShape::Mov: {
+    const Opnd *Src = FF.operand(I, 1);
+    if (Src && Src->K == Opnd::Imm && Src->HasValue) {
+      // The side that needs the flag to differ cannot be taken.
+      if (std::vector<Lit> *O = Out[Src->Value != 0 ? 1 : 0])
+        O->push_back(FalseLit);
+    } else {
       Sub(1, Out);
-      return Opaque();
     }
-    // and.pred true: both operands true; or.pred false: both false. The
-    // other sides imply nothing about the operands.
-    Sides Both = W[0] == "and" ? Sides{Out[0], nullptr}
-                 : W[0] == "or" ? Sides{nullptr, Out[1]}
-                                : Sides{nullptr, nullptr};
+    break;
+  }
+  // and.pred true: both operands true; or.pred false: both false. The
+  // other sides imply nothing about the operands.
+  case DefShape::And:
+  case DefShape::Or: {
+    Sides Both = Def.Op == DefShape::And ? Sides{Out[0], nullptr}
+                                         : Sides{nullptr, Out[1]};
     if (Both[0] || Both[1]) {
       Sub(1, Both);
       Sub(2, Both);
     }
-    return Opaque();
+    break;
+  }
+  case DefShape::Other:
+  case DefShape::IntCompare: // (without a destination operand)
+    break;
   }
   return Opaque();
 }

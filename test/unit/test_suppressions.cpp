@@ -83,3 +83,22 @@ TEST_CASE("lint(): suppressed diagnostics vanish, -Werror, overrides") {
   for (const Diagnostic &D : lint(B, O).Diagnostics)
     CHECK(D.Level >= Severity::Error);
 }
+
+TEST_CASE("markers are found at every offset, in any case, among labels") {
+  // The search tests 64 bytes at a time and the rest byte by byte: a marker
+  // (and the ':' it ends in) at every offset across a block's end, after
+  // label colons and near misses ("lint:", "Xtxlint:"), and at the very end.
+  for (size_t Pad = 0; Pad < 140; ++Pad) {
+    std::string Text = "$L__BB0_1:\n" + std::string(Pad, ' ') + "// Xtxlint: lint: " +
+                       "// ptxlint: disable-next-line=S001\n" +
+                       "// PTXLINT: disable=S001\n$L__BB0_2:\n// ptxlint:";
+    SourceBuffer B("k.ptx", Text);
+    std::vector<Diagnostic> Invalid;
+    SuppressionSet S = SuppressionSet::parse(B, Invalid);
+    REQUIRE(S.items().size() == 1);
+    CHECK(S.items()[0].TargetLine == 3);
+    REQUIRE(Invalid.size() == 2); // the upper-case one and the last
+    CHECK(Invalid[0].Range.Begin == Text.find("PTXLINT:"));
+    CHECK(Invalid[1].Range.Begin == Text.rfind("ptxlint:"));
+  }
+}
