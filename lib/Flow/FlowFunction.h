@@ -23,6 +23,7 @@
 #define PTXLINT_FLOW_FLOWFUNCTION_H
 
 #include "Flow/AsyncOpClassifier.h"
+#include "Support/ArrayView.h"
 #include "Support/TextHash.h"
 #include "ptxlint/AST.h"
 #include "ptxlint/SymbolTable.h"
@@ -106,15 +107,7 @@ struct Opnd {
 
 /// An instruction's operands: a run of FlowFunction's operand pool (no
 /// allocation per instruction).
-struct OpndSpan {
-  const Opnd *B = nullptr;
-  uint32_t N = 0;
-  size_t size() const { return N; }
-  bool empty() const { return N == 0; }
-  const Opnd &operator[](size_t K) const { return B[K]; }
-  const Opnd *begin() const { return B; }
-  const Opnd *end() const { return B + N; }
-};
+using OpndSpan = ArrayView<Opnd, uint32_t>;
 
 struct FlowInst {
   // (Fields in an order that leaves no padding: 96 bytes on a 64-bit

@@ -10,6 +10,7 @@
 #ifndef PTXLINT_PARSE_FASTLEXER_H
 #define PTXLINT_PARSE_FASTLEXER_H
 
+#include "Support/ArrayView.h"
 #include "antlr4-runtime.h"
 
 #include <string>
@@ -49,16 +50,7 @@ public:
   /// from Out only where the parser needs it.)
   void lexAll(std::vector<Token> &Out);
   /// Tokens lexed by lexStatement(): valid until its next call.
-  struct TokenView {
-    const Token *Data = nullptr;
-    size_t Count = 0;
-    size_t size() const { return Count; }
-    bool empty() const { return Count == 0; }
-    const Token &operator[](size_t K) const { return Data[K]; }
-    const Token &back() const { return Data[Count - 1]; }
-    const Token *begin() const { return Data; }
-    const Token *end() const { return Data + Count; }
-  };
+  using TokenView = ArrayView<Token>;
   static constexpr uint32_t NoEntry = ~0u;
   /// As lexAll, for the text of one statement that starts with its head
   /// word of HeadSize bytes (as the scanner found it: no byte after it
