@@ -735,6 +735,10 @@ private:
   mutable std::vector<int32_t> EvalRegs;
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
+  mutable std::vector<int32_t> EvalListed; ///< the registers EvalUsers lists readers of
+  mutable std::vector<uint64_t> DefBits; ///< sortDefIndices()' bits, reused
+  /// Puts distinct indices into Defs in increasing (program) order.
+  void sortDefIndices(std::vector<uint32_t> &X) const;
   int32_t regIdOf(const Opnd &O) const;
   uint32_t NumRegs = 0; ///< registers defined here: ids 0 .. NumRegs - 1
   /// Block of each instruction (and of the end), as build() found them:
