@@ -103,8 +103,10 @@ struct AsyncOp {
   bool HasIm2colInfo = false;
   bool HasCacheHint = false;
   bool CoversShared = false; ///< fence.proxy.async covers shared memory
-  /// Bytes each element of a vector st/ld/st.async moves (type x vector).
-  uint32_t AccessBytes = 0;
+  /// Bytes each element of a vector st/ld/st.async moves (type x vector:
+  /// at most 8 x 16). Two bytes: an AsyncOp is in every instruction's
+  /// FlowInst, and 20 bytes leave it no padding.
+  uint16_t AccessBytes = 0;
 
   bool isCopy() const {
     return Kind == OpKind::CpAsync || Kind == OpKind::BulkCopy ||

@@ -490,28 +490,42 @@ const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
   return Classes->insert(Head, Key, Op);
 }
 
+namespace {
+std::string_view statementText(std::string_view Text, const Statement &S) {
+  return Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
+}
+
+/// The predicate's name of a statement that starts with '@' ("@!p bra L;"),
+/// empty if the guard names none; Neg: the guard is negated.
+std::string_view guardName(std::string_view Text, bool &Neg) {
+  size_t K = 1;
+  while (K < Text.size() && isSpace(Text[K]))
+    ++K;
+  Neg = K < Text.size() && Text[K] == '!';
+  if (Neg)
+    ++K;
+  while (K < Text.size() && isSpace(Text[K]))
+    ++K;
+  size_t B = K;
+  while (K < Text.size() && isIdentChar(Text[K]))
+    ++K;
+  return Text.substr(B, K - B);
+}
+} // namespace
+
+std::string_view FlowFunction::guardOf(const FlowInst &I) const {
+  bool Neg;
+  return guardName(statementText(M.Text, M.Statements[I.Stmt]), Neg);
+}
+
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
   I.Head = S.head(M.Text);
   // (mayHaveRole(): build() decodes every tcgen05.* here.)
   if (I.Head.size() >= 8 && I.Head[0] == 't' && I.Head.substr(0, 8) == "tcgen05.")
     TmemInsts.push_back(uint32_t(&I - Insts.data()));
-  if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@') {
-    std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
-    size_t K = 1;
-    while (K < Text.size() && isSpace(Text[K]))
-      ++K;
-    if (K < Text.size() && Text[K] == '!') {
-      I.GuardNeg = true;
-      ++K;
-    }
-    while (K < Text.size() && isSpace(Text[K]))
-      ++K;
-    size_t B = K;
-    while (K < Text.size() && isIdentChar(Text[K]))
-      ++K;
-    I.Guard = Text.substr(B, K - B);
-  }
+  if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@')
+    I.Guarded = !guardName(statementText(M.Text, S), I.GuardNeg).empty();
   if (S.ParsedIndex >= 0) {
     decodeParsed(I, M.Instructions[size_t(S.ParsedIndex)]);
     return;
@@ -724,7 +738,7 @@ void FlowFunction::build() {
       continue;
     }
     const FlowInst &Last = Insts[Bl.End - 1];
-    bool Guarded = !Last.Guard.empty();
+    bool Guarded = Last.Guarded;
     bool FallThrough = true;
     switch (Last.Op.Kind) {
     case OpKind::Branch: {
@@ -1368,7 +1382,7 @@ AddrKey FlowFunction::descriptorAddress(const Opnd *O) const {
     auto ImmIs = [&](auto Pred) {
       return Arg && Arg->K == Opnd::Imm && Arg->HasValue && Pred(Arg->Value);
     };
-    if (!D.Guard.empty())
+    if (D.Guarded)
       return AddrKey();
     if (Op == "cvt" || (Op == "mov" && !Arg)) {
       O = Src;
@@ -1484,7 +1498,7 @@ uint32_t FlowFunction::nextExecuted(uint32_t K) const {
   for (unsigned N = 0; N < 8 && X < Insts.size(); ++N) {
     const FlowInst &I = Insts[X];
     const Block &B = Blocks[blockOf(X)];
-    if (I.Op.Kind != OpKind::Branch || !I.Guard.empty() || B.Succs.size() != 1)
+    if (I.Op.Kind != OpKind::Branch || I.Guarded || B.Succs.size() != 1)
       break;
     X = Blocks[B.Succs[0]].Begin;
   }
