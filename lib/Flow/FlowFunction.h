@@ -110,7 +110,7 @@ struct Opnd {
 using OpndSpan = ArrayView<Opnd, uint32_t>;
 
 struct FlowInst {
-  // (Fields in an order that leaves no padding: 72 bytes on a 64-bit
+  // (Fields in an order that leaves no padding: 64 bytes on a 64-bit
   // host, one per instruction of an analysed function. Each byte costs:
   // 32 more made FA3 paged/split's whole run 4 % slower.)
   /// Each field by its initializer. (Value-initialising the aggregate, as
@@ -142,7 +142,7 @@ private:
     return K >= 0 && size_t(K) < Ops.size() ? &Ops[size_t(K)] : nullptr;
   }
 };
-static_assert(sizeof(void *) != 8 || sizeof(FlowInst) == 72, "FlowInst's fields leave no padding");
+static_assert(sizeof(void *) != 8 || sizeof(FlowInst) == 64, "FlowInst's fields leave no padding");
 
 /// A block's successors: a branch target and the fall-through at most
 /// (brx makes a function unanalysable), kept inline.
