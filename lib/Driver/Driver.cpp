@@ -53,12 +53,13 @@ Outcome process(const Task &T, const DriverOptions &O) {
   }
   // A large input's run allocates up to about twice its size: let those
   // pages be huge, a fault per 2 MB instead of per 4 KB (CUTLASS 77's 13 MB:
-  // 2,850-3,400 -> ~1,150 faults, FA3 paged/split's 2.9 MB: 1,540 -> ~750; a
+  // 2,850-3,400 -> ~570 faults, FA3 paged/split's 2.9 MB: 1,540 -> ~320; a
   // first-touched 4 KB page costs ~2 us on the benchmark's VM,
-  // bench/pagefaults.c). The block stays under the command's mmap
-  // threshold (main.cpp), so it is heap.
+  // bench/pagefaults.c). The block adviseHugeHeap allocates (4 MB more)
+  // stays under the command's mmap threshold (32 MB, main.cpp), so it is
+  // heap.
   if (In.Size >= HugeHeapMinInput)
-    adviseHugeHeap(std::min<size_t>(2 * In.Size, size_t(30) << 20));
+    adviseHugeHeap(std::min<size_t>(2 * In.Size, size_t(26) << 20));
   std::string Name = T.Path != "-"          ? T.Path
                      : O.StdinName.empty() ? "<stdin>"
                                            : O.StdinName;

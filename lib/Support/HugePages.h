@@ -17,13 +17,15 @@ namespace ptxlint {
 /// A hint only: does nothing where unsupported or for small buffers.
 void adviseHugePages(const void *P, size_t Bytes);
 
-/// Advises huge pages for the next Bytes of the calling thread's malloc heap
-/// (glibc: the space is allocated and freed, so the heap's top extends over
-/// it, then advised). For a process that keeps what it frees (the ptxlint
-/// command: mallopt in its main) and is about to allocate that much: a page
-/// fault then maps 2 MB instead of 4 KB. Only untouched space is advised;
-/// pages touched later count whole (2 MB) in the resident set. A hint: does
-/// nothing where unsupported, and at most once per thread.
+/// Advises huge pages for the next Bytes (rounded up to whole huge pages)
+/// of the calling thread's malloc heap (glibc: the space is allocated and
+/// freed, so the heap's top extends over it, then advised). For a process
+/// that keeps what it frees (the ptxlint command: mallopt in its main) and
+/// is about to allocate that much: a page fault then maps 2 MB instead of
+/// 4 KB. Only untouched space is advised; pages touched later count whole
+/// (2 MB) in the resident set, so a reservation only partly filled there
+/// costs its unfilled part too. A hint: does nothing where unsupported, and
+/// at most once per thread.
 void adviseHugeHeap(size_t Bytes);
 
 /// The ptxlint command calls adviseHugeHeap before linting an input of at
