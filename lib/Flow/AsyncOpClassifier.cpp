@@ -308,7 +308,7 @@ AsyncOp classify(std::string_view Op, const QualifierList &Q,
     if (A.Dst == Space::None)
       A.Dst = Space::Generic;
     A.DstOp = 0;
-    A.AccessBytes = V.accessBytes();
+    A.AccessBytes = uint16_t(V.accessBytes());
     return A;
   }
   if (Op == "atom") {
@@ -317,7 +317,7 @@ AsyncOp classify(std::string_view Op, const QualifierList &Q,
     if (A.Dst == Space::None)
       A.Dst = Space::Generic;
     A.DstOp = 1;
-    A.AccessBytes = V.accessBytes();
+    A.AccessBytes = uint16_t(V.accessBytes());
     return A;
   }
   if (Op == "stmatrix") {
@@ -332,7 +332,7 @@ AsyncOp classify(std::string_view Op, const QualifierList &Q,
     if (A.Src == Space::None)
       A.Src = Space::Generic;
     A.SrcOp = 1;
-    A.AccessBytes = V.accessBytes();
+    A.AccessBytes = uint16_t(V.accessBytes());
     return A;
   }
   if (Op == "ldmatrix") {

@@ -97,14 +97,21 @@ struct AsyncOp {
   int8_t TensorOp = -1; ///< [tensorMap, {coords}]
   int8_t CtaMaskOp = -1;
   int8_t WaitNOp = -1;  ///< N of wait_group
-  bool Multicast = false;
-  bool CtaGroup2 = false;
-  bool ReadOnly = false;     ///< cp.async.bulk.wait_group.read
-  bool HasIm2colInfo = false;
-  bool HasCacheHint = false;
-  bool CoversShared = false; ///< fence.proxy.async covers shared memory
-  /// Bytes each element of a vector st/ld/st.async moves (type x vector).
-  uint32_t AccessBytes = 0;
+  // The flags a bit each, the byte count in two bytes: an AsyncOp is in
+  // every instruction's FlowInst, whose size is time (FlowFunction.h).
+  // (C++17 has no initializer for a bit-field: the constructor sets them.)
+  bool Multicast : 1;
+  bool CtaGroup2 : 1;
+  bool ReadOnly : 1;     ///< cp.async.bulk.wait_group.read
+  bool HasIm2colInfo : 1;
+  bool HasCacheHint : 1;
+  bool CoversShared : 1; ///< fence.proxy.async covers shared memory
+  /// Bytes each element of a vector st/ld/st.async moves (type x vector:
+  /// at most 8 x 16).
+  uint16_t AccessBytes = 0;
+  AsyncOp()
+      : Multicast(false), CtaGroup2(false), ReadOnly(false), HasIm2colInfo(false),
+        HasCacheHint(false), CoversShared(false) {}
 
   bool isCopy() const {
     return Kind == OpKind::CpAsync || Kind == OpKind::BulkCopy ||

@@ -150,10 +150,10 @@ uint64_t CompletionTracker::waitedSites(uint32_t K) {
 // Whether a predicated commit/wait surely covers a site: it runs under
 // the same predicate as the copy ("@p cp...; @p commit").
 bool CompletionTracker::covers(const FlowInst &Op, const Site &St) {
-  if (Op.Guard.empty())
+  if (!Op.Guarded)
     return true;
   const FlowInst &Cp = FF.Insts[St.Inst];
-  return Cp.Guard == Op.Guard && Cp.GuardNeg == Op.GuardNeg;
+  return Cp.GuardNeg == Op.GuardNeg && FF.guard(Cp) == FF.guard(Op);
 }
 
 // A commit (or wait_all, or mbarrier hand-over). A predicated one counts
@@ -196,7 +196,7 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
     bool IsRead = I.Op.Kind == OpKind::Load || I.Op.Kind == OpKind::LdMatrix;
     if (!IsRead || I.KillsBase >= 0 || T.SiteOf[K] >= 0)
       NoneWatched = false; // the state may change here
-    bool G = !I.Guard.empty();
+    bool G = I.Guarded;
     auto Commit = [&](Role R) {
       forRole(S, R, [&](uint8_t &F, const Site &St) {
         if (!isPending(F))

@@ -186,7 +186,7 @@ struct AcqState {
 /// The first instruction of the block a conditional branch X jumps
 /// forward to, or 0 when X is not such a branch.
 uint32_t forwardJoin(const FlowFunction &FF, uint32_t X) {
-  if (opWord(FF.Insts[X].Head) != "bra" || FF.Insts[X].Guard.empty())
+  if (opWord(FF.Insts[X].Head) != "bra" || !FF.Insts[X].Guarded)
     return 0;
   const Block &B = FF.Blocks[FF.blockOf(X)];
   uint32_t Join = 0;
@@ -229,7 +229,7 @@ bool blocksUntilDone(const FlowFunction &FF, uint32_t K) {
       }
   }
   const FlowInst &Last = FF.Insts[Bl.End - 1];
-  if (Last.Op.Kind != OpKind::Branch || !Tainted(Last.Guard))
+  if (Last.Op.Kind != OpKind::Branch || !Tainted(FF.guard(Last)))
     return false;
   // On a cycle through B (the spin's back edge), within a few blocks.
   std::vector<uint32_t> Seen(1, B);
@@ -506,8 +506,8 @@ std::optional<uint32_t> probeTestBefore(const FlowFunction &FF,
       break;
     --B;
     const FlowInst &Last = FF.Insts[FF.Blocks[B].End - 1];
-    if (Last.Op.Kind == OpKind::Branch && !Last.Guard.empty() &&
-        fromProbe(FF, Arr, Last.Guard, Full))
+    if (Last.Op.Kind == OpKind::Branch && Last.Guarded &&
+        fromProbe(FF, Arr, FF.guard(Last), Full))
       return FF.Blocks[B].End - 1;
   }
   return std::nullopt;
@@ -1593,7 +1593,7 @@ private:
     return F;
   }
   Form ofDef(const FlowInst &D, unsigned Depth) {
-    if (!D.Guard.empty())
+    if (D.Guarded)
       return Form();
     std::string_view Op = opWord(D.Head);
     auto Src = [&](int8_t K) {
@@ -1742,7 +1742,7 @@ void runTmemReadRule(const FlowRuleContext &C) {
       // code laid out before it).
       uint32_t From = LastWait;
       for (uint32_t J = K; J-- > From && J + 4096 > K;)
-        if (FF.Insts[J].Guard.empty() &&
+        if (!FF.Insts[J].Guarded &&
             (FF.Insts[J].Op.Kind == OpKind::Branch || FF.Insts[J].Op.Kind == OpKind::Ret ||
              FF.Insts[J].Op.Kind == OpKind::Exit)) {
           From = J + 1;

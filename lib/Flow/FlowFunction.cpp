@@ -490,28 +490,42 @@ const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
   return Classes->insert(Head, Key, Op);
 }
 
+namespace {
+std::string_view statementText(std::string_view Text, const Statement &S) {
+  return Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
+}
+
+/// The predicate's name of a statement that starts with '@' ("@!p bra L;"),
+/// empty if the guard names none; Neg: the guard is negated.
+std::string_view guardName(std::string_view Text, bool &Neg) {
+  size_t K = 1;
+  while (K < Text.size() && isSpace(Text[K]))
+    ++K;
+  Neg = K < Text.size() && Text[K] == '!';
+  if (Neg)
+    ++K;
+  while (K < Text.size() && isSpace(Text[K]))
+    ++K;
+  size_t B = K;
+  while (K < Text.size() && isIdentChar(Text[K]))
+    ++K;
+  return Text.substr(B, K - B);
+}
+} // namespace
+
+std::string_view FlowFunction::guardOf(const FlowInst &I) const {
+  bool Neg;
+  return guardName(statementText(M.Text, M.Statements[I.Stmt]), Neg);
+}
+
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
   I.Range = S.Range;
   I.Head = S.head(M.Text);
   // (mayHaveRole(): build() decodes every tcgen05.* here.)
   if (I.Head.size() >= 8 && I.Head[0] == 't' && I.Head.substr(0, 8) == "tcgen05.")
     TmemInsts.push_back(uint32_t(&I - Insts.data()));
-  if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@') {
-    std::string_view Text = M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
-    size_t K = 1;
-    while (K < Text.size() && isSpace(Text[K]))
-      ++K;
-    if (K < Text.size() && Text[K] == '!') {
-      I.GuardNeg = true;
-      ++K;
-    }
-    while (K < Text.size() && isSpace(Text[K]))
-      ++K;
-    size_t B = K;
-    while (K < Text.size() && isIdentChar(Text[K]))
-      ++K;
-    I.Guard = Text.substr(B, K - B);
-  }
+  if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@')
+    I.Guarded = !guardName(statementText(M.Text, S), I.GuardNeg).empty();
   if (S.ParsedIndex >= 0) {
     decodeParsed(I, M.Instructions[size_t(S.ParsedIndex)]);
     return;
@@ -579,6 +593,20 @@ void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
   if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
       Kd == OpKind::Trap || Kd == OpKind::BranchIndirect)
     Lists.Leaders.push_back(K + 1); // the next instruction starts a block
+}
+
+/// Sets Block::InLoopSpan: from the last block down, the lowest target of a
+/// back edge from there or later spans every block from it up to there.
+/// (Not inlined: in build() it changed GCC's code for the rest, +2 M
+/// instructions on CUTLASS 77.)
+[[gnu::noinline]] static void markLoopSpans(std::vector<Block> &Blocks) {
+  uint32_t Lowest = uint32_t(Blocks.size());
+  for (uint32_t B = uint32_t(Blocks.size()); B-- > 0;) {
+    for (uint32_t S : Blocks[B].Succs)
+      if (S <= B)
+        Lowest = std::min(Lowest, S);
+    Blocks[B].InLoopSpan = Lowest <= B;
+  }
 }
 
 void FlowFunction::build() {
@@ -724,7 +752,7 @@ void FlowFunction::build() {
       continue;
     }
     const FlowInst &Last = Insts[Bl.End - 1];
-    bool Guarded = !Last.Guard.empty();
+    bool Guarded = Last.Guarded;
     bool FallThrough = true;
     switch (Last.Op.Kind) {
     case OpKind::Branch: {
@@ -765,6 +793,7 @@ void FlowFunction::build() {
       }
     }
   }
+  markLoopSpans(Blocks);
   std::vector<uint32_t> Kills;
   computeValues(Kills);
   // The events: the instructions with a role and those that kill a base,
@@ -1069,17 +1098,17 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
 
 void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   // The definitions of each register: DefOf[DefStart[R] .. DefStart[R + 1]).
+  // A counting sort: DefStart[R] counts R's definitions, then ends R's run;
+  // filled from the last definition back, each run's end moves down to its
+  // start (no second array of NumRegs cursors).
   DefStart.assign(NumRegs + 1, 0);
   DefOf.resize(Defs.size());
   for (const Def &D : Defs)
-    DefStart[size_t(D.Reg) + 1]++;
-  for (size_t R = 0; R < NumRegs; ++R)
-    DefStart[R + 1] += DefStart[R];
-  {
-    std::vector<uint32_t> Fill(DefStart.begin(), DefStart.end() - 1);
-    for (uint32_t K = 0; K < Defs.size(); ++K)
-      DefOf[Fill[size_t(Defs[K].Reg)]++] = K;
-  }
+    DefStart[size_t(D.Reg)]++;
+  for (size_t R = 1; R <= NumRegs; ++R)
+    DefStart[R] += DefStart[R - 1];
+  for (uint32_t K = uint32_t(Defs.size()); K-- > 0;)
+    DefOf[--DefStart[size_t(Defs[K].Reg)]] = K;
   // Only registers that can reach an operand the rules read (an address, a
   // size, a mask, a count) are evaluated: a backward slice from those
   // operands through mov/cvta/cvt/add/sub/mad. Deferred loads are not in
@@ -1144,6 +1173,26 @@ void FlowFunction::ensureDecoded(const FlowInst &I) const {
   I.Partial = false;
 }
 
+void FlowFunction::sortDefIndices(std::vector<uint32_t> &X) const {
+  // A large slice (the rules' operands' at build(): 36,000 definitions of
+  // CUTLASS 77's 255,000) is put in order by a bit per definition of the
+  // function, set and read back word by word: a comparison sort took a
+  // tenth of the values' time there. A small one (demand()'s, often of one
+  // register) by the sort, which does not read a word per 64 definitions.
+  if (X.size() < 64 || X.size() * 16 < Defs.size() / 64) {
+    std::sort(X.begin(), X.end());
+    return;
+  }
+  std::vector<uint64_t> &Bits = DefBits;
+  Bits.assign((Defs.size() + 63) / 64, 0);
+  for (uint32_t D : X)
+    Bits[D / 64] |= uint64_t(1) << (D % 64);
+  X.clear();
+  for (size_t W = 0; W < Bits.size(); ++W)
+    for (uint64_t B = Bits[W]; B; B &= B - 1)
+      X.push_back(uint32_t(W * 64 + size_t(__builtin_ctzll(B))));
+}
+
 bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   // Reused buffers: demand() evaluates one register at a time, often.
   std::vector<uint32_t> &NewDefs = EvalDefs; // indices into Defs
@@ -1165,7 +1214,7 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
     }
   }
   // In program order, so that a pass sees most definitions before their uses.
-  std::sort(NewDefs.begin(), NewDefs.end());
+  sortDefIndices(NewDefs);
   // Room for a base of its own per new register (selfBase()), grown as a
   // vector grows: a demand() of one register often follows another.
   size_t Need = Bases.size() + NewRegs.size();
@@ -1182,7 +1231,9 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   std::vector<char> &Dirty = EvalDirty;
   Dirty.assign(ND, 1);
   std::vector<std::pair<uint32_t, int32_t>> &Users = EvalUsers; // (position, next)
+  std::vector<int32_t> &Listed = EvalListed; // the registers with a list
   Users.clear();
+  Listed.clear();
   for (uint32_t P = 0; P < ND; ++P) {
     const FlowInst &I = Insts[Defs[NewDefs[P]].Inst];
     for (size_t K = 1; K < I.Ops.size(); ++K) {
@@ -1193,6 +1244,8 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
       if (R < 0 || !inSlice(R))
         continue;
       int32_t &Head = sliceReg(R).UserHead;
+      if (Head < 0)
+        Listed.push_back(R);
       auto &U = Users.emplace_back(); // (field by field: see build()'s Defs)
       U.first = P;
       U.second = Head;
@@ -1223,12 +1276,8 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
       }
     }
   }
-  for (uint32_t P = 0; P < ND; ++P) {
-    const FlowInst &I = Insts[Defs[NewDefs[P]].Inst];
-    for (size_t K = 1; K < I.Ops.size(); ++K)
-      if (I.Ops[K].K == Opnd::Reg && I.Ops[K].RegId >= 0 && inSlice(I.Ops[K].RegId))
-        sliceReg(I.Ops[K].RegId).UserHead = -1;
-  }
+  for (int32_t R : Listed)
+    sliceReg(R).UserHead = -1;
   if (Changed) // not settled: these registers are unknown
     for (int32_t R : NewRegs)
       sliceReg(R).V = Val{Val::Unknown, -1, false, 0};
@@ -1348,7 +1397,7 @@ AddrKey FlowFunction::descriptorAddress(const Opnd *O) const {
     auto ImmIs = [&](auto Pred) {
       return Arg && Arg->K == Opnd::Imm && Arg->HasValue && Pred(Arg->Value);
     };
-    if (!D.Guard.empty())
+    if (D.Guarded)
       return AddrKey();
     if (Op == "cvt" || (Op == "mov" && !Arg)) {
       O = Src;
@@ -1464,7 +1513,7 @@ uint32_t FlowFunction::nextExecuted(uint32_t K) const {
   for (unsigned N = 0; N < 8 && X < Insts.size(); ++N) {
     const FlowInst &I = Insts[X];
     const Block &B = Blocks[blockOf(X)];
-    if (I.Op.Kind != OpKind::Branch || !I.Guard.empty() || B.Succs.size() != 1)
+    if (I.Op.Kind != OpKind::Branch || I.Guarded || B.Succs.size() != 1)
       break;
     X = Blocks[B.Succs[0]].Begin;
   }

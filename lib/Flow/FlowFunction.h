@@ -110,15 +110,15 @@ struct Opnd {
 using OpndSpan = ArrayView<Opnd, uint32_t>;
 
 struct FlowInst {
-  // (Fields in an order that leaves no padding: 96 bytes on a 64-bit
-  // host, one per instruction of an analysed function.)
+  // (Fields in an order that leaves no padding: 64 bytes on a 64-bit
+  // host, one per instruction of an analysed function. Each byte costs:
+  // 32 more made FA3 paged/split's whole run 4 % slower.)
   /// Each field by its initializer. (Value-initialising the aggregate, as
-  /// Insts.emplace_back() did, zeroed the 96 bytes first with `rep stos`, a
+  /// Insts.emplace_back() did, zeroed the whole record first with `rep stos`, a
   /// microcoded loop slow to start: 8 % of FlowFunction::build's samples
   /// on CUTLASS 77, which instruction counts do not show.)
   FlowInst() {}
   std::string_view Head;
-  std::string_view Guard; ///< predicate name of @p / @!p, empty if none
   // Operands; decoded on first use for some instructions (Partial), hence
   // mutable: FlowFunction::operand() fills them in.
   mutable OpndSpan Ops;
@@ -126,6 +126,10 @@ struct FlowInst {
   SourceRange Range;
   uint32_t Stmt = 0;
   int32_t KillsBase = -1; ///< base id whose register this defines
+  /// Predicated (@p / @!p): FlowFunction::guard() names the predicate,
+  /// read from the text again when asked (a name kept here made every
+  /// record 16 bytes larger for the few instructions that have one).
+  bool Guarded = false;
   bool GuardNeg = false;
   mutable bool Partial = false; ///< operands not decoded yet
   mutable uint8_t ValOp = 0xff; ///< memo of the opcode class evalDef() reads
@@ -138,6 +142,7 @@ private:
     return K >= 0 && size_t(K) < Ops.size() ? &Ops[size_t(K)] : nullptr;
   }
 };
+static_assert(sizeof(void *) != 8 || sizeof(FlowInst) == 64, "FlowInst's fields leave no padding");
 
 /// A block's successors: a branch target and the fall-through at most
 /// (brx makes a function unanalysable), kept inline.
@@ -166,6 +171,10 @@ struct Block {
   uint32_t Begin = 0, End = 0; ///< FlowInst indices
   BlockSuccs Succs;
   bool FallsOffEnd = false; ///< control reaches the closing '}'
+  /// Some edge X -> Y with Y <= this block <= X in block order (a back
+  /// edge or a self loop) spans it: a forward solve that takes the lowest
+  /// block first may visit it more than once (solveForward).
+  bool InLoopSpan = false;
   /// The instructions a rule can act on, in order: those with a role
   /// (OpKind other than Other) and those that redefine an address base.
   /// Transfer functions walk these, not every arithmetic instruction.
@@ -575,6 +584,11 @@ public:
   /// disjoint constant ranges (a size of 0: unknown, to the end of the base).
   bool mayOverlap(const AddrKey &A, uint64_t SizeA, const AddrKey &B,
                   uint64_t SizeB) const;
+  /// The predicate of a guarded instruction (I.Guarded), "p" of "@!p";
+  /// empty if none.
+  std::string_view guard(const FlowInst &I) const {
+    return I.Guarded ? guardOf(I) : std::string_view();
+  }
   /// Calls to a function defined in this module (which may commit, wait or
   /// fence on the caller's behalf) make rules forget what they know.
   bool callHasEffects(const FlowInst &I) const;
@@ -622,6 +636,8 @@ private:
   /// every name to the rules that still run (the cluster rule).
   void forgetRegisters();
   void decode(FlowInst &I, const Statement &S);
+  /// guard() of a guarded instruction, from its statement's text.
+  std::string_view guardOf(const FlowInst &I) const;
   /// decode() of a statement the parser built: classified and its
   /// operands taken from the AST.
   void decodeParsed(FlowInst &I, const Instruction &P);
@@ -735,6 +751,10 @@ private:
   mutable std::vector<int32_t> EvalRegs;
   mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
   mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
+  mutable std::vector<int32_t> EvalListed; ///< the registers EvalUsers lists readers of
+  mutable std::vector<uint64_t> DefBits; ///< sortDefIndices()' bits, reused
+  /// Puts distinct indices into Defs in increasing (program) order.
+  void sortDefIndices(std::vector<uint32_t> &X) const;
   int32_t regIdOf(const Opnd &O) const;
   uint32_t NumRegs = 0; ///< registers defined here: ids 0 .. NumRegs - 1
   /// Block of each instruction (and of the end), as build() found them:

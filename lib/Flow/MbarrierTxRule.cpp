@@ -134,9 +134,9 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     KeyOf[RK] = int8_t(KeyIndex(A));
   std::map<std::pair<std::string_view, bool>, int32_t> Guards;
   auto GuardId = [&](const FlowInst &I) -> int32_t {
-    if (I.Guard.empty())
+    if (!I.Guarded)
       return 0;
-    auto [It, New] = Guards.emplace(std::make_pair(I.Guard, I.GuardNeg),
+    auto [It, New] = Guards.emplace(std::make_pair(FF.guard(I), I.GuardNeg),
                                      int32_t(Guards.size() + 1));
     return It->second;
   };

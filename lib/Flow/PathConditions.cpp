@@ -123,8 +123,8 @@ PathConditions::PathConditions(const FlowFunction &FF)
     int32_t P = -1;
     if (Bl.Begin != Bl.End && Bl.Succs.size() == 2) {
       const FlowInst &Br = FF.Insts[Pos];
-      if (Br.Op.Kind == OpKind::Branch && !Br.Guard.empty())
-        P = FF.regId(Br.Guard);
+      if (Br.Op.Kind == OpKind::Branch && Br.Guarded)
+        P = FF.regId(FF.guard(Br));
     }
     if (P < 0) {
       T.EdgeStart.push_back(uint32_t(T.EdgeLits.size()));

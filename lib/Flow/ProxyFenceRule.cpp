@@ -222,7 +222,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   auto Transfer = [&](uint32_t B, FactVector &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
-      bool G = !I.Guard.empty();
+      bool G = I.Guarded;
       const AsyncOp &Op = I.Op;
       if (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) {
         for (uint8_t &F : S.F)

@@ -128,7 +128,7 @@ void runWaitCountRule(const FlowRuleContext &C) {
   auto Transfer = [&](uint32_t B, Counts &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
-      bool G = !I.Guard.empty();
+      bool G = I.Guarded;
       switch (I.Op.Kind) {
       case OpKind::CpAsyncCommit:
       case OpKind::BulkCommit: {

@@ -24,17 +24,16 @@ bool isConstant(const AddrKey &A) { return A.valid() && A.OffKnown; }
 /// before each elected-thread region).
 bool sameGuard(const FlowFunction &FF, uint32_t A, uint32_t B) {
   const FlowInst &IA = FF.Insts[A], &IB = FF.Insts[B];
-  if (IA.Guard.empty() || IB.Guard.empty() || IA.GuardNeg != IB.GuardNeg)
+  if (!IA.Guarded || !IB.Guarded || IA.GuardNeg != IB.GuardNeg)
     return false;
-  int32_t RA = FF.regId(IA.Guard), RB = FF.regId(IB.Guard);
+  int32_t RA = FF.regId(FF.guard(IA)), RB = FF.regId(FF.guard(IB));
   int64_t DA = FF.lastDefBefore(RA, A), DB = FF.lastDefBefore(RB, B);
   if (RA < 0 || DA < 0 || DB < 0)
     return false;
   if (RA == RB)
     return DA == DB;
   const FlowInst &SA = FF.Insts[size_t(DA)], &SB = FF.Insts[size_t(DB)];
-  if (opWord(SA.Head) != "setp" || SA.Head != SB.Head || !SA.Guard.empty() ||
-      !SB.Guard.empty())
+  if (opWord(SA.Head) != "setp" || SA.Head != SB.Head || SA.Guarded || SB.Guarded)
     return false;
   FF.operand(SA, 0); // decodes them all
   FF.operand(SB, 0);
@@ -63,7 +62,7 @@ uint32_t sameThreadsAgain(const FlowFunction &FF, uint32_t K) {
   int64_t Guard = -1;
   for (uint32_t X = K, N = 0; X-- > 0 && N < 64; ++N) {
     const FlowInst &I = FF.Insts[X];
-    if (I.Op.Kind != OpKind::Branch || I.Guard.empty())
+    if (I.Op.Kind != OpKind::Branch || !I.Guarded)
       continue;
     const Block &B = FF.Blocks[FF.blockOf(X)];
     uint32_t L = 0;
@@ -82,7 +81,7 @@ uint32_t sameThreadsAgain(const FlowFunction &FF, uint32_t K) {
   for (uint32_t Y = L; Y < FF.Insts.size() && Y < L + 8; ++Y) {
     const FlowInst &I = FF.Insts[Y];
     if (I.Op.Kind == OpKind::Branch)
-      return !I.Guard.empty() && sameGuard(FF, uint32_t(Guard), Y) ? Y + 1 : 0;
+      return I.Guarded && sameGuard(FF, uint32_t(Guard), Y) ? Y + 1 : 0;
     if (I.Op.Kind != OpKind::Other)
       return 0;
   }

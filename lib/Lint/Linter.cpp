@@ -284,8 +284,8 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   // 512 spares them the array's growth (its copies and their first touch:
   // 2 % of async-dense's time); what is not filled is never touched.
   M.Symbols.reserve(Buffer.text().size() / 512);
-  // The symbol table gets the declared names copied as they are parsed.
-  std::string SymbolNames;
+  // The symbol table gets the declarations copied as they are parsed.
+  SymbolTable::Declared Declared;
   size_t Listed = 0, Named = 0; // of M.ParseCandidates, of M.Symbols, done
   auto ParseHeads = [&] {
     for (; Listed < M.ParseCandidates.size(); ++Listed) {
@@ -297,7 +297,7 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
       if (!Begun && HoldFull())
         Begin();
     }
-    SymbolTable::appendNames(M, Named, SymbolNames);
+    Declared.append(M, Named);
     Named = M.Symbols.size();
   };
   // Each pass over the whole text drops mapped text behind it (see
@@ -320,8 +320,8 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   R.Statements = M.Statements.size();
   std::vector<uint32_t> Selected = selectForParse(M);
   R.ParsedStatements = Selected.size();
-  SymbolTable Symbols(M, SymbolNames);
-  SymbolNames = {};
+  SymbolTable Symbols(M, Declared);
+  Declared = {};
   ModuleSettings Settings = settingsFor(M, Opts);
   auto Passes = createAllPasses();
   std::vector<StageDiags> PassDiags(Passes.size());

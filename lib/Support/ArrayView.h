@@ -13,8 +13,10 @@
 namespace ptxlint {
 
 /// Count elements from Data; valid while their owner does not move them.
-/// SizeT lets a view kept in a packed record hold a 32-bit count.
-template <typename T, typename SizeT = size_t> struct ArrayView {
+/// SizeT lets a view kept in a packed record hold a 32-bit count, and a
+/// view is packed (a pointer and a 32-bit count: 12 bytes, not 16 with
+/// the padding after the count), so that the record can use those 4 bytes.
+template <typename T, typename SizeT = size_t> struct [[gnu::packed]] ArrayView {
   const T *Data = nullptr;
   SizeT Count = 0;
   size_t size() const { return Count; }

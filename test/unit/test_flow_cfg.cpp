@@ -95,7 +95,7 @@ TEST_CASE("classifier: copies, completion mechanisms and operand roles") {
 
   A = classifyHead("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster");
   CHECK(A.Kind == OpKind::TensorCopy);
-  CHECK(A.HasIm2colInfo);
+  CHECK(bool(A.HasIm2colInfo)); // (a bit-field: CHECK binds a reference)
   CHECK(A.CtaMaskOp == 4); // after im2colInfo
   CHECK(A.TensorOp == 1);
 
@@ -106,7 +106,7 @@ TEST_CASE("classifier: copies, completion mechanisms and operand roles") {
 
   A = classifyHead("cp.async.bulk.wait_group.read");
   CHECK(A.Kind == OpKind::BulkWait);
-  CHECK(A.ReadOnly);
+  CHECK(bool(A.ReadOnly));
   CHECK(classifyHead("cp.async.bulk.wait_group").ReadOnly == false);
   CHECK(classifyHead("cp.async.bulk.commit_group").Kind == OpKind::BulkCommit);
   CHECK(classifyHead("cp.async.commit_group").Kind == OpKind::CpAsyncCommit);

@@ -24,7 +24,7 @@ struct Built : FlowBuilt {
     for (uint32_t B = 0; B < FF->Blocks.size(); ++B) {
       const Block &Bl = FF->Blocks[B];
       if (Bl.End > Bl.Begin && FF->Insts[Bl.End - 1].Op.Kind == OpKind::Branch &&
-          !FF->Insts[Bl.End - 1].Guard.empty() && N-- == 0)
+          FF->Insts[Bl.End - 1].Guarded && N-- == 0)
         return B;
     }
     FAIL("no such branch");
