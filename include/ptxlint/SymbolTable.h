@@ -21,16 +21,35 @@ namespace ptxlint {
 /// (50,000 kernels) stays in cache where one big hash table did not.
 class SymbolTable {
 public:
-  /// Reads the declared names from the module's text.
+  /// What the table reads of the declarations' text, copied. The lint
+  /// copies it as it parses each declaration, while its text is in memory:
+  /// the table then reads no text, where reading every declaration again
+  /// mapped a dropped text back whole.
+  struct Declared {
+    std::string Names; ///< of M.Symbols, in order, end to end
+    /// By function: its declarations of names that start with '%', in
+    /// order, each name, type and the other facts (not where it is).
+    std::vector<std::string> PercentNames;
+    /// Copies what M.Symbols[From, end) declare.
+    void append(const Module &M, size_t From);
+  };
+  /// Reads the declarations from the module's text.
   explicit SymbolTable(const Module &M);
-  /// Names: the names of M.Symbols in order, end to end, as appendNames()
-  /// copies them. The lint copies each declaration's names as it parses it,
-  /// while its text is in memory: the table then reads no text, where
-  /// reading every declaration's name again mapped a dropped text back whole.
-  SymbolTable(const Module &M, std::string_view Names);
-  /// Appends the names of M.Symbols[From, end) to Names.
-  static void appendNames(const Module &M, size_t From, std::string &Names);
+  /// D: what append() copied of every symbol of M.
+  SymbolTable(const Module &M, const Declared &D);
   const Symbol *lookup(std::string_view Name, int32_t Function) const;
+
+  /// A number for Function's scope as names that start with '%' see it:
+  /// such a name finds the same facts in every function of one number
+  /// (what it finds is a declaration of a '%' name, itself or the prefix of
+  /// a %r<N>, in the function's scope, else the module's; and these
+  /// functions declare the same '%' names with the same facts, in the same
+  /// order). 0: outside every function.
+  uint32_t percentScope(int32_t Function) const {
+    return Function >= 0 && size_t(Function) < PercentScopes.size()
+               ? PercentScopes[size_t(Function)]
+               : 0;
+  }
 
   /// A caller's memo of the register prefixes it looked up last, by
   /// function ("%r" of "%r17": the declaration %r<N>). The table keeps no
@@ -76,6 +95,7 @@ private:
   };
   std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)
   std::vector<uint32_t> Slots; ///< symbol index + 1; 0: empty
+  std::vector<uint32_t> PercentScopes; ///< by function: percentScope()
   std::bitset<256> RegStarts;
 };
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <string>
+#include <unordered_map>
 
 namespace ptxlint {
 
@@ -64,17 +66,62 @@ bool sameName(std::string_view A, std::string_view B) {
 
 SymbolTable::SymbolTable(const Module &M)
     : SymbolTable(M, [&] {
-        std::string Names;
-        appendNames(M, 0, Names);
-        return Names;
+        Declared D;
+        D.append(M, 0);
+        return D;
       }()) {}
 
-void SymbolTable::appendNames(const Module &M, size_t From, std::string &Names) {
-  for (size_t K = From; K < M.Symbols.size(); ++K)
-    Names += M.Symbols[K].Name;
+/// The longest key Declared::append() keeps of a function's '%' names.
+constexpr size_t MaxPercentKey = 1024;
+
+void SymbolTable::Declared::append(const Module &M, size_t From) {
+  for (size_t K = From; K < M.Symbols.size(); ++K) {
+    const Symbol &S = M.Symbols[K];
+    Names += S.Name;
+    if (S.Function < 0 || S.Name.empty() || S.Name[0] != '%')
+      continue;
+    if (size_t(S.Function) >= PercentNames.size())
+      PercentNames.resize(size_t(S.Function) + 1);
+    std::string &Key = PercentNames[size_t(S.Function)];
+    // A function of many (CUTLASS kernels declare registers in each of
+    // thousands of inline-asm blocks), or of long names, is given a number
+    // of its own, not a key of every declaration: a key that starts with
+    // '#', not '%'.
+    if (!Key.empty() && Key[0] == '#')
+      continue;
+    if (Key.size() > MaxPercentKey || S.Name.size() > UINT8_MAX || S.Type.size() > UINT8_MAX) {
+      Key.assign("#").append(std::to_string(S.Function));
+      continue;
+    }
+    // Each declaration: '%', its facts with the sizes of its name and type,
+    // its name, its type.
+    static_assert(sizeof(Symbol) == 64, "a new field of Symbol: add it here");
+    struct Facts { // no padding: its bytes are the key's
+      uint64_t ArraySize;
+      uint32_t RangeCount, Align;
+      StateSpace Space;
+      uint8_t VectorWidth;
+      bool IsArray, Extern;
+      uint8_t NameSize, TypeSize;
+      uint8_t Unused[2];
+    } F{S.ArraySize, S.RangeCount, S.Align, S.Space, S.VectorWidth, S.IsArray, S.Extern,
+        uint8_t(S.Name.size()), uint8_t(S.Type.size()), {0, 0}};
+    static_assert(sizeof(Facts) == 24, "no padding");
+    Key.append(1, '%').append(reinterpret_cast<const char *>(&F), sizeof F);
+    Key.append(S.Name).append(S.Type);
+  }
 }
 
-SymbolTable::SymbolTable(const Module &M, std::string_view Names) : M(M) {
+SymbolTable::SymbolTable(const Module &M, const Declared &D) : M(M) {
+  std::string_view Names = D.Names;
+  // Functions of the same '%' declarations share a number (from 1).
+  PercentScopes.resize(M.Functions.size());
+  std::unordered_map<std::string_view, uint32_t> Numbers;
+  for (size_t F = 0; F < PercentScopes.size(); ++F) {
+    std::string_view Key = F < D.PercentNames.size() ? D.PercentNames[F] : std::string_view();
+    PercentScopes[F] = Numbers.try_emplace(Key, uint32_t(Numbers.size() + 1)).first->second;
+  }
+
   Scopes.resize(M.Functions.size() + 1);
   auto ScopeOf = [&](const Symbol &S) -> Scope * {
     size_t X = size_t(int64_t(S.Function) + 1);

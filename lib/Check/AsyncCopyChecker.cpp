@@ -280,14 +280,20 @@ private:
       if (I.TextId >= Replays.size())
         Replays.resize(I.TextId + 1);
       R = &Replays[I.TextId];
-      if (R->Clean && findsAsBefore(Ctx, I, Function, R->Names))
+      // In a function of the same percentScope() as the recording's, the
+      // names that start with '%' find what they found there: only the
+      // others are looked up.
+      if (R->Clean &&
+          findsAsBefore(Ctx, I, Function, R->First,
+                        Ctx.Symbols.percentScope(Function) == R->Scope ? R->Others : R->Count))
         return;
     }
     InstructionCheck C(Ctx, I, *E->Spec, Function, E->NameWords, Buffers,
                        Cacheable ? &E->Groups : nullptr);
-    if (R && !R->Clean && ++R->Seen == 2) { // a text seen once keeps nothing
-      R->Names.clear();
-      C.Record = &R->Names;
+    size_t RecordFrom = Recorded.size();
+    if (R && !R->Recorded) { // the text's first check with its head clean
+      R->Recorded = true;
+      C.Record = &Recorded;
     }
     if (E->QualifiersClean) {
       C.Form = E->Form;
@@ -301,7 +307,7 @@ private:
     }
     checkOperands(C);
     if (C.Record)
-      R->Clean = C.Reports == 0 && C.Replayable;
+      keepRecord(Ctx, I, Function, C.Reports == 0 && C.Replayable, RecordFrom, *R);
     if (E->TargetsClean)
       return;
     unsigned Before = C.Reports;
@@ -328,22 +334,50 @@ private:
 
   /// By Instruction::TextId: the names an operand check of the text looked
   /// up, and whether it reported nothing (async-dense code repeats its
-  /// wrappers' statements in every function).
+  /// wrappers' statements in every function). 16 bytes, the names kept in
+  /// one array: a module has one per lexer memo entry.
   struct Replay {
     bool Clean = false;
-    uint32_t Seen = 0; ///< checks of the text before Clean
-    std::vector<LookedUp> Names;
+    bool Recorded = false; ///< one check of the text records
+    /// Its names: Count of Recorded from First, those that do not start
+    /// with '%' first (Others of them), as looked up in a function of
+    /// percentScope() Scope (async-dense code repeats a kernel's wrappers in
+    /// dozens of functions that declare the same registers).
+    uint16_t Count = 0, Others = 0;
+    uint32_t Scope = 0, First = 0;
   };
   std::vector<Replay> Replays;
-  /// Whether I's names find what Names found (in order: each lookup of the
-  /// check depended only on the ones before).
-  bool findsAsBefore(LintContext &Ctx, const Instruction &I, int32_t Function,
-                     const std::vector<LookedUp> &Names) {
+  std::vector<LookedUp> Recorded; ///< the names of every Replay
+  /// Keeps in R what a check of I recorded from Recorded[From], if Clean
+  /// (else drops it).
+  void keepRecord(LintContext &Ctx, const Instruction &I, int32_t Function, bool Clean,
+                  size_t From, Replay &R) {
+    size_t Count = Recorded.size() - From;
+    if (!Clean || Count > UINT16_MAX || Recorded.size() > UINT32_MAX) {
+      Recorded.resize(From);
+      return;
+    }
     const char *Begin = Ctx.M.Text.data() + I.Range.Begin;
-    for (const LookedUp &L : Names)
+    auto Others = std::stable_partition(Recorded.begin() + std::ptrdiff_t(From), Recorded.end(),
+                                        [&](const LookedUp &L) { return Begin[L.Offset] != '%'; });
+    R.Clean = true;
+    R.Count = uint16_t(Count);
+    R.Others = uint16_t(Others - (Recorded.begin() + std::ptrdiff_t(From)));
+    R.Scope = Ctx.Symbols.percentScope(Function);
+    R.First = uint32_t(From);
+  }
+  /// Whether I's names find what the N names of Recorded from First found
+  /// (each lookup of the check depended only on the ones before it: where
+  /// every one finds the same, the check runs the same).
+  bool findsAsBefore(LintContext &Ctx, const Instruction &I, int32_t Function, uint32_t First,
+                     uint32_t N) {
+    const char *Begin = Ctx.M.Text.data() + I.Range.Begin;
+    for (uint32_t K = First; K < First + N; ++K) {
+      const LookedUp &L = Recorded[K];
       if (!L.finds(Ctx.Symbols.lookup(std::string_view(Begin + L.Offset, L.Size), Function,
                                       Buffers.Prefixes)))
         return false;
+    }
     return true;
   }
 

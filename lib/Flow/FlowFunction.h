@@ -164,6 +164,10 @@ struct Block {
   uint32_t Begin = 0, End = 0; ///< FlowInst indices
   BlockSuccs Succs;
   bool FallsOffEnd = false; ///< control reaches the closing '}'
+  /// Some edge X -> Y with Y <= this block <= X in block order (a back
+  /// edge or a self loop) spans it: a forward solve that takes the lowest
+  /// block first may visit it more than once (solveForward).
+  bool InLoopSpan = false;
   /// The instructions a rule can act on, in order: those with a role
   /// (OpKind other than Other) and those that redefine an address base.
   /// Transfer functions walk these, not every arithmetic instruction.

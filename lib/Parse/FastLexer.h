@@ -80,6 +80,8 @@ private:
   size_t lexDotted();
   /// lexAll() from the head memo.
   void lexWithHead(std::vector<Token> &Out, size_t HeadSize);
+  /// Appends the token of Type from Start to P.
+  void append(std::vector<Token> &Out, size_t Type, size_t Start) const;
   /// Appends the tokens from P to the end of the text.
   void lexRest(std::vector<Token> &Out);
   /// Lexes the head [0, HeadSize) into Out by token; empties Out (and
