@@ -268,9 +268,10 @@ private:
     std::vector<uint64_t> KillBits; ///< per event: AtomSet::Bits of its atoms
     std::vector<Lit> EventSets;
     std::vector<int8_t> Cyclic; ///< per block: -1 unknown, 0/1
-    // While built: (instruction, atom) and (instruction, literal) pairs;
-    // inCycle()'s search.
+    // While built: (instruction, atom) and (instruction, literal) pairs,
+    // per event where its next killed atom goes; inCycle()'s search.
     std::vector<std::pair<uint32_t, uint32_t>> Kills;
+    std::vector<uint32_t> Fill;
     std::vector<std::pair<uint32_t, Lit>> Sets;
     std::vector<int32_t> Index, Low;
     std::vector<uint32_t> Stack;
