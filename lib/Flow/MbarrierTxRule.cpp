@@ -40,36 +40,30 @@ struct Entry { // 32 bytes: states copy these per block visit
 
 constexpr size_t MaxBarriers = 16;
 
-/// One entry per barrier, inline (states are copied on every block visit);
-/// only the first N are constructed, copied and read.
-struct TxEntries {
-  Entry V[MaxBarriers];
+/// One entry per tracked barrier, inline (states are copied on every block
+/// visit); only the first N are constructed, copied and read. Cap: most
+/// functions track at most 4 barriers (CUTLASS 77: 2 or 4, async-dense 4),
+/// and a solve's states are an array of one per block, so a state sized for
+/// MaxBarriers was mostly unread bytes (and cache misses) in a large kernel.
+template <size_t Cap> struct TxState {
+  Entry E[Cap];
   uint32_t N = 0;
-  TxEntries() {} // (user-provided: the entries stay unset, not zeroed)
-  TxEntries(const TxEntries &O) : N(O.N) { std::copy(O.V, O.V + N, V); }
-  TxEntries &operator=(const TxEntries &O) {
+  TxState() {} // (user-provided: the entries stay unset, not zeroed)
+  TxState(const TxState &O) : N(O.N) { std::copy(O.E, O.E + N, E); }
+  TxState &operator=(const TxState &O) {
     N = O.N;
-    std::copy(O.V, O.V + N, V);
+    std::copy(O.E, O.E + N, E);
     return *this;
   }
   void assign(size_t Count, const Entry &X) {
     N = uint32_t(Count);
-    for (size_t K = 0; K < Count; ++K)
-      V[K] = X;
+    std::fill(E, E + Count, X);
   }
-  size_t size() const { return N; }
-  Entry &operator[](size_t K) { return V[K]; }
-  const Entry &operator[](size_t K) const { return V[K]; }
-  Entry *begin() { return V; }
-  Entry *end() { return V + N; }
-};
-
-struct TxState {
-  TxEntries E;
-  TxState() {} // (user-provided: a vector of states is not zeroed first)
+  Entry *begin() { return E; }
+  Entry *end() { return E + N; }
   bool join(const TxState &O) {
     bool Changed = false;
-    for (size_t K = 0; K < E.size(); ++K) {
+    for (size_t K = 0; K < N; ++K) {
       Entry &A = E[K];
       const Entry &B = O.E[K];
       if (B.K == Entry::Absent || A.K == Entry::Unknown)
@@ -129,6 +123,15 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       return Init;
     return None;
   };
+  // Per instruction, what the transfer does there: a tracked barrier's
+  // operation (its index in the state, below), an operation on a barrier we
+  // cannot name (Unnamed: it may be any tracked one), nothing (Skip), or
+  // Look: a call or a base redefinition, read from the instruction (and
+  // those without a role: the events hold them for their redefinitions).
+  // Found in one pass over the instructions with a role (a large kernel's
+  // do not stay in cache), asked on every visit.
+  constexpr int8_t Unnamed = -1, Skip = -2, Look = -3;
+  std::vector<int8_t> KeyOf(FF.Insts.size(), Look);
   struct Use {
     uint32_t Inst;
     int32_t Key; ///< index in Keys; -1: unresolved or past MaxBarriers
@@ -139,6 +142,9 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
   uint8_t Seen[MaxBarriers] = {}; // per key: the Acts met, one bit each
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
+    bool Plain = I.Op.Kind != OpKind::Call && I.KillsBase < 0;
+    if (Plain)
+      KeyOf[RK] = Skip;
     if (I.Op.MbarOp < 0)
       continue;
     AddrKey Addr = FF.address(FF.operand(I, I.Op.MbarOp));
@@ -171,13 +177,9 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
   }
   if (Live.empty())
     return;
-  // Per instruction: its barrier's index in the state; -1: a barrier we
-  // cannot name (it may be any tracked one); -2: none (not an operation
-  // the transfer acts on, or on an untracked barrier). Found once, asked
-  // on every visit.
-  std::vector<int8_t> KeyOf(FF.Insts.size(), -2);
   for (const Use &U : Ops)
-    KeyOf[U.Inst] = U.Key < 0 ? -1 : Tracked[U.Key] < 0 ? -2 : Tracked[U.Key];
+    if (U.Key < 0 || Tracked[U.Key] >= 0)
+      KeyOf[U.Inst] = U.Key < 0 ? Unnamed : Tracked[U.Key];
   // The guards of contributions, numbered as met (0: unguarded); few.
   std::vector<std::pair<std::string_view, bool>> Guards;
   auto GuardId = [&](const FlowInst &I) -> int32_t {
@@ -190,10 +192,8 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     return int32_t(It - Guards.begin()) + 1;
   };
 
-  TxState Entry0;
-  Entry0.E.assign(Live.size(), Entry::fresh());
-  auto AllUnknown = [](TxState &S) {
-    for (Entry &E : S.E)
+  auto AllUnknown = [](auto &S) {
+    for (Entry &E : S)
       E.K = Entry::Unknown;
   };
   // The events the transfer below acts on.
@@ -202,12 +202,14 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     if (size_t(A.Base) < KeyBase.size())
       KeyBase[size_t(A.Base)] = 1;
   EventLists Events(FF, [&](uint32_t K) {
+    if (KeyOf[K] != Look)
+      return KeyOf[K] != Skip;
     const FlowInst &I = FF.Insts[K];
-    return I.Op.Kind == OpKind::Call || KeyOf[K] != -2 ||
+    return I.Op.Kind == OpKind::Call ||
            (I.KillsBase >= 0 && (size_t(I.KillsBase) >= KeyBase.size() ||
                                  KeyBase[size_t(I.KillsBase)]));
   });
-  auto Transfer = [&](uint32_t B, TxState &S, bool Report) {
+  auto Transfer = [&](uint32_t B, auto &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
       const AsyncOp &Op = I.Op;
@@ -221,10 +223,10 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
           if (Live[X].Base == I.KillsBase)
             S.E[X].K = Entry::Unknown;
       int32_t X = KeyOf[K];
-      if (X == -2)
+      if (X < Unnamed)
         continue;
       Act A = ActOf(Op);
-      if (X < 0) {
+      if (X == Unnamed) {
         // A barrier we cannot name may be any of ours.
         if (A != Init)
           AllUnknown(S);
@@ -288,8 +290,15 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       }
     }
   };
-  solveForward(FF, Entry0, Transfer, AnyEdge(),
-               [&](uint32_t B, bool) { return Events.none(B); });
+  auto Solve = [&](auto Entry0) {
+    Entry0.assign(Live.size(), Entry::fresh());
+    solveForward(FF, Entry0, Transfer, AnyEdge(),
+                 [&](uint32_t B, bool) { return Events.none(B); });
+  };
+  if (Live.size() <= 4)
+    Solve(TxState<4>());
+  else
+    Solve(TxState<MaxBarriers>());
 }
 
 } // namespace flow

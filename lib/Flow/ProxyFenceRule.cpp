@@ -83,6 +83,38 @@ bool isGenericWrite(const AsyncOp &Op) {
           Op.Dst == Space::Generic);
 }
 
+/// What an instruction with a role is to the rule (Cls*, a bit each).
+enum : uint8_t {
+  ClsRole = 1,        ///< (every instruction with a role)
+  ClsFence = 2,       ///< fence.proxy.async covering shared memory
+  ClsRetireInit = 4,  ///< fence.mbarrier_init or a CTA barrier
+  ClsCall = 8,
+  ClsReader = 16,     ///< reads shared memory through the async proxy
+  ClsArrive = 32,     ///< mbarrier.arrive (a hand-off to another role)
+  ClsMbarCopy = 64,   ///< a bulk/tensor copy that signals an mbarrier
+  ClsKill = 128,      ///< redefines an address base
+};
+uint8_t classOf(const FlowInst &I) {
+  const AsyncOp &Op = I.Op;
+  uint8_t Cl = ClsRole;
+  if (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared)
+    Cl |= ClsFence;
+  if (Op.Kind == OpKind::FenceMbarrierInit || Op.Kind == OpKind::Barrier)
+    Cl |= ClsRetireInit;
+  if (Op.Kind == OpKind::Call)
+    Cl |= ClsCall;
+  if (Op.readsSharedAsync())
+    Cl |= ClsReader;
+  if (Op.Kind == OpKind::MbarArrive)
+    Cl |= ClsArrive;
+  if (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
+      Op.Kind != OpKind::CpAsync)
+    Cl |= ClsMbarCopy;
+  if (I.KillsBase >= 0)
+    Cl |= ClsKill;
+  return Cl;
+}
+
 /// The CTA barrier closest before instruction K in the text, not before
 /// instruction From and at most 64 instructions back; -1 if none. (Only
 /// for a note: the usual shape is "write; fence; bar.sync; store".)
@@ -160,23 +192,32 @@ uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int8_t> &SiteOf,
 
 void runProxyFenceRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  // The async-proxy accesses first: their source buffers and barriers.
+  // One pass over the instructions with a role (each read once: a large
+  // kernel's do not stay in cache): what each is to the transfer below
+  // (Cls), the async-proxy accesses' source buffers and barriers, and the
+  // writes that may be sites.
+  std::vector<uint8_t> Cls(FF.Insts.size(), 0);
   std::vector<AddrKey> Sources, Barriers;
+  std::vector<uint32_t> Candidates;
   Sources.reserve(FF.RoleInsts.size()); // (a few allocations, not a dozen)
   Barriers.reserve(FF.RoleInsts.size());
+  Candidates.reserve(FF.RoleInsts.size());
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
-    if (I.Op.readsSharedAsync()) {
+    uint8_t Cl = classOf(I);
+    Cls[RK] = Cl;
+    if (Cl & ClsReader) {
       AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
       if (A.valid())
         Sources.push_back(A);
     }
-    if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-        I.Op.Kind != OpKind::CpAsync) {
+    if (Cl & ClsMbarCopy) {
       AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
       if (A.valid() && A.OffKnown)
         Barriers.push_back(A);
     }
+    if (I.Op.Kind == OpKind::MbarInit || isGenericWrite(I.Op))
+      Candidates.push_back(RK);
   }
   if (Sources.empty() && Barriers.empty())
     return;
@@ -190,8 +231,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   Sites.reserve(MaxSites);
   // Per instruction: its site's index, -1: none (MaxSites fits a byte).
   std::vector<int8_t> SiteOf(FF.Insts.size(), -1);
-  for (size_t RK = 0; RK < FF.RoleInsts.size() && Sites.size() < MaxSites; ++RK) {
-    uint32_t K = FF.RoleInsts[RK];
+  for (size_t RK = 0; RK < Candidates.size() && Sites.size() < MaxSites; ++RK) {
+    uint32_t K = Candidates[RK];
     const FlowInst &I = FF.Insts[K];
     if (I.Op.Kind == OpKind::MbarInit) {
       AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
@@ -228,7 +269,11 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   uint64_t InitMask = 0, WriteMask = 0;
   for (size_t X = 0; X < Sites.size(); ++X)
     (Sites[X].Init ? InitMask : WriteMask) |= uint64_t(1) << X;
-  bool AnyWrite = WriteMask != 0, AnyInit = InitMask != 0;
+  uint8_t Acts = ClsFence | ClsCall;
+  if (InitMask)
+    Acts |= ClsRetireInit | ClsMbarCopy;
+  if (WriteMask)
+    Acts |= ClsReader | ClsArrive;
   // Hand-offs to the async proxy in another role: the waiters of a barrier
   // then issue a bulk/tensor store (or reduction) from an object, so an
   // arrive on that barrier hands the object over. The writers' fence must
@@ -245,19 +290,14 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     if (St.Addr.Base >= 0 && size_t(St.Addr.Base) < SiteBase.size())
       SiteBase[size_t(St.Addr.Base)] = 1;
   EventLists Events(FF, [&](uint32_t K) {
-    const FlowInst &I = FF.Insts[K];
-    const AsyncOp &Op = I.Op;
-    return (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) ||
-           Op.Kind == OpKind::Call ||
-           (AnyInit && (Op.Kind == OpKind::FenceMbarrierInit ||
-                        Op.Kind == OpKind::Barrier ||
-                        (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
-                         Op.Kind != OpKind::CpAsync))) ||
-           (AnyWrite &&
-            (Op.readsSharedAsync() || Op.Kind == OpKind::MbarArrive)) ||
-           SiteOf[K] >= 0 ||
-           (I.KillsBase >= 0 && (size_t(I.KillsBase) >= SiteBase.size() ||
-                                 SiteBase[size_t(I.KillsBase)]));
+    uint8_t Cl = Cls[K];
+    if ((Cl & Acts) || SiteOf[K] >= 0)
+      return true;
+    if ((Cl & ClsRole) && !(Cl & ClsKill))
+      return false;
+    int32_t Kills = FF.Insts[K].KillsBase; // (no role: a base redefinition)
+    return Kills >= 0 &&
+           (size_t(Kills) >= SiteBase.size() || SiteBase[size_t(Kills)]);
   });
   // Whether a write site (Init: an mbarrier.init) is pending in S: the
   // reports below need one, and most accesses meet none (their addresses
@@ -272,15 +312,15 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       const AsyncOp &Op = I.Op;
       // (Each block is reported once: an access reports at most once.)
       bool Reported = false;
-      if (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) {
+      uint8_t Cl = Cls[K];
+      if (Cl & ClsFence) {
         S.kill(~uint64_t(0), G);
-      } else if (Op.Kind == OpKind::FenceMbarrierInit ||
-                 Op.Kind == OpKind::Barrier) {
+      } else if (Cl & ClsRetireInit) {
         S.kill(InitMask, G);
-      } else if (Op.Kind == OpKind::Call && C.callHasEffects(I)) {
+      } else if ((Cl & ClsCall) && C.callHasEffects(I)) {
         S.kill(~uint64_t(0), false);
       }
-      if (Report && Op.readsSharedAsync() && AnyPending(S, false)) {
+      if (Report && (Cl & ClsReader) && AnyPending(S, false)) {
         AddrKey Src = FF.address(FF.operand(I, Op.SrcOp));
         uint64_t Bytes = C.copyBytes(I).value_or(0);
         // A definite overlap is an error; a write into the same shared
@@ -327,7 +367,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           }
         }
       }
-      if (Report && Op.Kind == OpKind::MbarArrive && !Reported &&
+      if (Report && (Cl & ClsArrive) && !Reported &&
           AnyPending(S, false)) {
         AddrKey Bar = FF.localBarrier(K);
         for (size_t X = 0; X < Sites.size() && Bar.valid(); ++X) {
@@ -352,9 +392,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           break;
         }
       }
-      if (Report && !Reported && Op.isCopy() &&
-          Op.Comp == Completion::Mbarrier && Op.Kind != OpKind::CpAsync &&
-          AnyPending(S, true)) {
+      if (Report && !Reported && (Cl & ClsMbarCopy) && AnyPending(S, true)) {
         AddrKey Bar = FF.address(FF.operand(I, Op.MbarOp));
         for (size_t X = 0; X < Sites.size(); ++X) {
           const Site &St = Sites[X];
