@@ -13,6 +13,7 @@
 #include "antlr4-runtime.h"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <unordered_map>
 
@@ -504,7 +505,10 @@ void StatementParser::Impl::judgeInteger(Operand &O) {
 void StatementParser::Impl::nameOperand(Operand &O, std::string_view Name,
                                         std::string_view Component) {
   O.Name = Name;
-  O.Component = Component;
+  // The component is the last token of the operand (parsed statements are
+  // under 64 KB: ScanLimits::MaxParsedStatementBytes).
+  assert(Component.empty() || Component.data() + Component.size() == O.Text.data() + O.Text.size());
+  O.ComponentSize = uint16_t(Component.size());
   if (Name == "_")
     O.Kind = OperandKind::Sink;
   else if (Name[0] == '%')
@@ -1202,7 +1206,7 @@ SourceRange moved(SourceRange R, ptrdiff_t D) {
 
 // Every field of these is moved below (and Symbol's in declareOrCopy): a
 // new one must be too.
-static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 88 &&
+static_assert(sizeof(Operand) == 88 && sizeof(Modifier) == 24 && sizeof(Instruction) == 88 &&
                   sizeof(Symbol) == 64,
               "a new field of Operand, Modifier, Instruction or Symbol: move it");
 
@@ -1211,7 +1215,6 @@ void moveViews(Operand &O, ptrdiff_t D) {
   O.Range = moved(O.Range, D);
   O.Text = moved(O.Text, D);
   O.Name = moved(O.Name, D);
-  O.Component = moved(O.Component, D);
   if (O.HasOffset)
     O.OffsetRange = moved(O.OffsetRange, D);
 }
