@@ -63,7 +63,7 @@ TEST_CASE("a tensor copy: opcode, qualifiers and operands with ranges") {
   CHECK(Dst.Kind == OperandKind::Address);
   CHECK(Dst.HasOffset);
   CHECK(Dst.Offset == 16);
-  CHECK(P.text(Dst.OffsetRange) == "16");
+  CHECK(P.text(Dst.offsetRange()) == "16");
   REQUIRE(Dst.Elements.size() == 1);
   CHECK(Dst.Elements[0].Name == "%r1");
   const Operand &Tensor = I.Operands[1];
@@ -216,7 +216,7 @@ std::string differs(const Operand &A, const Operand &B) {
       // the same place too: a copied instruction's views are moved to its text
       A.Text.data() != B.Text.data() || A.Name.data() != B.Name.data() ||
       A.component().data() != B.component().data() ||
-      A.Value != B.Value || A.Offset != B.Offset || !Same(A.OffsetRange, B.OffsetRange) ||
+      A.Value != B.Value || A.Offset != B.Offset || !Same(A.offsetRange(), B.offsetRange()) ||
       A.Elements.size() != B.Elements.size())
     return "operand '" + std::string(A.Text) + "'";
   for (size_t K = 0; K < A.Elements.size(); ++K)
