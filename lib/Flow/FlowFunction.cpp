@@ -595,6 +595,20 @@ void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
     Lists.Leaders.push_back(K + 1); // the next instruction starts a block
 }
 
+/// Sets Block::InLoopSpan: from the last block down, the lowest target of a
+/// back edge from there or later spans every block from it up to there.
+/// (Not inlined: in build() it changed GCC's code for the rest, +2 M
+/// instructions on CUTLASS 77.)
+[[gnu::noinline]] static void markLoopSpans(std::vector<Block> &Blocks) {
+  uint32_t Lowest = uint32_t(Blocks.size());
+  for (uint32_t B = uint32_t(Blocks.size()); B-- > 0;) {
+    for (uint32_t S : Blocks[B].Succs)
+      if (S <= B)
+        Lowest = std::min(Lowest, S);
+    Blocks[B].InLoopSpan = Lowest <= B;
+  }
+}
+
 void FlowFunction::build() {
   if (F.IsPrototype || F.EndStatement <= F.FirstStatement) {
     Analyzable = false;
@@ -623,22 +637,31 @@ void FlowFunction::build() {
   else
     RegIndex.reserve(NumStatements);
   std::vector<std::string_view> DestNames; // scanDest()'s, reused
-  // Inline (called from three places, which GCC would not do itself): once
-  // per instruction.
-  auto Define = [&](std::string_view Name) __attribute__((always_inline)) {
-    if (Name.empty())
-      return;
-    int32_t Next = int32_t(NumRegs);
-    auto [Id, New] = RegIndex.insert(Name, Next);
-    if (New)
-      ++NumRegs;
-    // Field by field: a Def built on the stack as two 4-byte halves and
-    // copied as one 8-byte word stalled on the store forwarding (15 % of
-    // FlowFunction::build's perf samples on CUTLASS 77).
+  // Field by field: a Def built on the stack as two 4-byte halves and
+  // copied as one 8-byte word stalled on the store forwarding (15 % of
+  // FlowFunction::build's perf samples on CUTLASS 77).
+  auto DefineId = [&](int32_t Id) __attribute__((always_inline)) {
     Def &D = Defs.emplace_back();
     D.Inst = uint32_t(Insts.size() - 1);
     D.Reg = Id;
   };
+  // Inline (called from three places, which GCC would not do itself): once
+  // per instruction. The register's id, -1 for no name.
+  auto Define = [&](std::string_view Name) __attribute__((always_inline)) {
+    if (Name.empty())
+      return -1;
+    int32_t Next = int32_t(NumRegs);
+    auto [Id, New] = RegIndex.insert(Name, Next);
+    if (New)
+      ++NumRegs;
+    DefineId(Id);
+    return Id;
+  };
+  // The last vector destination's text and its registers' ids: a wgmma's
+  // accumulators are the same 64 names as the wgmma's before it most of the
+  // time (FA3 paged/split: 369 of its 432), taken again without reading them.
+  std::string_view LastVec;
+  std::vector<int32_t> LastVecIds;
   // An instruction decode() left Partial: its destination from the text.
   auto DefineFromText = [&](const Statement &S) __attribute__((always_inline)) {
     std::string_view Name;
@@ -646,10 +669,23 @@ void FlowFunction::build() {
       Define(Name); // the common case, read without splitting
       return;
     }
+    std::string_view Vec = vectorDest(M.Text, S);
+    if (Vec.data() && Vec == LastVec) {
+      for (int32_t Id : LastVecIds)
+        DefineId(Id);
+      return;
+    }
     DestNames.clear();
     scanDest(M.Text, S, DestNames);
-    for (std::string_view Name : DestNames)
-      Define(Name);
+    if (Vec.data()) {
+      LastVec = Vec;
+      LastVecIds.clear();
+    }
+    for (std::string_view Name : DestNames) {
+      int32_t Id = Define(Name);
+      if (Vec.data() && Id >= 0)
+        LastVecIds.push_back(Id);
+    }
   };
   const char *Text = M.Text.data();
   uint32_t End = std::min(F.EndStatement, uint32_t(M.Statements.size()));
@@ -779,6 +815,7 @@ void FlowFunction::build() {
       }
     }
   }
+  markLoopSpans(Blocks);
   std::vector<uint32_t> Kills;
   computeValues(Kills);
   // The events: the instructions with a role and those that kill a base,

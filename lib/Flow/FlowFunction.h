@@ -53,15 +53,7 @@ struct RegNameTest;
 
 /// The register names of a vector operand ("{%a, %b}", "p|q", a call
 /// tuple): a run of a NamePool.
-struct NameRun {
-  const std::string_view *B = nullptr;
-  uint32_t N = 0;
-  size_t size() const { return N; }
-  bool empty() const { return N == 0; }
-  std::string_view operator[](size_t K) const { return B[K]; }
-  const std::string_view *begin() const { return B; }
-  const std::string_view *end() const { return B + N; }
-};
+using NameRun = ArrayView<std::string_view, uint32_t>;
 
 /// Where the names of vector operands live: runs in chunks that never move
 /// (an operand holds a pointer into one), so an operand is a plain record
@@ -82,7 +74,8 @@ private:
   size_t RunStart = 0; ///< the open run: Chunks.back()[RunStart..]
 };
 
-/// A decoded operand: a plain record (80 bytes), copied freely.
+/// A decoded operand: a plain record (72 bytes), copied freely. (64 bytes,
+/// the memo's flags in bits and one base field, made no difference in time.)
 struct Opnd {
   enum Kind : uint8_t { None, Reg, Sym, Imm, Addr, Vec, Other };
   std::string_view Name; ///< Reg/Sym name; Addr: base name (empty: [imm])
@@ -171,6 +164,10 @@ struct Block {
   uint32_t Begin = 0, End = 0; ///< FlowInst indices
   BlockSuccs Succs;
   bool FallsOffEnd = false; ///< control reaches the closing '}'
+  /// Some edge X -> Y with Y <= this block <= X in block order (a back
+  /// edge or a self loop) spans it: a forward solve that takes the lowest
+  /// block first may visit it more than once (solveForward).
+  bool InLoopSpan = false;
   /// The instructions a rule can act on, in order: those with a role
   /// (OpKind other than Other) and those that redefine an address base.
   /// Transfer functions walk these, not every arithmetic instruction.

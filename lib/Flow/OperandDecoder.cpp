@@ -255,28 +255,45 @@ bool plainVectorNames(std::string_view In, std::vector<std::string_view> &Names)
 }
 } // namespace
 
-void scanDest(std::string_view Text, const Statement &S,
-              std::vector<std::string_view> &Names) {
-  auto Def = [&](std::string_view Name) { Names.push_back(Name); };
+namespace {
+/// S's operands' text: after the head, without the ';'; K: its first byte
+/// that is not a space (the size if none).
+std::string_view operandsAfterHead(std::string_view Text, const Statement &S, size_t &K) {
   uint32_t HeadEnd = S.HeadBegin + S.HeadSize;
   uint32_t End = S.Range.End;
   if (End > HeadEnd && Text[End - 1] == ';')
     --End;
   std::string_view Rest = Text.substr(HeadEnd, End > HeadEnd ? End - HeadEnd : 0);
-  size_t K = 0;
+  K = 0;
   while (K < Rest.size() && isSpace(Rest[K]))
     ++K;
-  if (K == Rest.size())
-    return;
-  if (Rest[K] == '{') {
-    size_t Close = Rest.find('}', K);
-    if (Close == std::string_view::npos)
-      return;
-    std::string_view In = Rest.substr(K + 1, Close - K - 1);
+  return Rest;
+}
+} // namespace
+
+std::string_view vectorDest(std::string_view Text, const Statement &S) {
+  size_t K;
+  std::string_view Rest = operandsAfterHead(Text, S, K);
+  if (K == Rest.size() || Rest[K] != '{')
+    return std::string_view();
+  size_t Close = Rest.find('}', K);
+  if (Close == std::string_view::npos)
+    return std::string_view();
+  return Rest.substr(K + 1, Close - K - 1);
+}
+
+void scanDest(std::string_view Text, const Statement &S,
+              std::vector<std::string_view> &Names) {
+  auto Def = [&](std::string_view Name) { Names.push_back(Name); };
+  if (std::string_view In = vectorDest(Text, S); In.data()) {
     if (!plainVectorNames(In, Names))
       forEachVectorName(In, Def);
     return;
   }
+  size_t K;
+  std::string_view Rest = operandsAfterHead(Text, S, K);
+  if (K == Rest.size() || Rest[K] == '{')
+    return;
   if (!(isIdentChar(Rest[K]) && !(Rest[K] >= '0' && Rest[K] <= '9')))
     return;
   size_t B = K;

@@ -51,6 +51,10 @@ inline size_t maxOperandCount(const Statement &S) {
 bool decodeOperandTextAt(std::string_view Text, const Statement &S, uint32_t K,
                          RegNameTest IsReg, NamePool &Names, Opnd &Out);
 
+/// The inside of S's destination when it is a vector ("%f1, %f2" of
+/// "{%f1, %f2}"); a view with no data (not an empty one) otherwise.
+std::string_view vectorDest(std::string_view Text, const Statement &S);
+
 /// The registers S's destination operand names: a register, "p|q", or
 /// "{a, b}", appended to Names in order.
 void scanDest(std::string_view Text, const Statement &S,

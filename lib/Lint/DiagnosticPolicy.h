@@ -21,8 +21,14 @@ class DiagnosticPolicy {
 public:
   DiagnosticPolicy(const SourceBuffer &Buffer, const LintOptions &Opts);
   DiagnosticPolicy(const DiagnosticPolicy &) = delete;
-  /// Installs the filter on Diags (which must not outlive this policy) and
-  /// reports the malformed suppression comments through it.
+  /// Reads the suppression comments that start before Offset, so that a
+  /// pass over the text (the lint's scan) reads them while the text is in
+  /// memory. Nothing may be decided before begin(): the set is not complete
+  /// yet (a "disable-file" comment may come last).
+  void searchBefore(uint32_t Offset);
+  /// Reads the suppression comments not read yet, installs the filter on
+  /// Diags (which must not outlive this policy) and reports the malformed
+  /// suppression comments through it.
   void begin(DiagnosticEngine &Diags);
   /// The severity D gets (Ignored: dropped), from its default S. Deciding
   /// again on the result changes nothing, so lint() decides as diagnostics

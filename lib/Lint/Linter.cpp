@@ -64,10 +64,17 @@ DiagnosticPolicy::DiagnosticPolicy(const SourceBuffer &Buffer,
   for (const auto &[Code, Sev] : Opts.SeverityOverrides)
     Overrides[Code] = Sev;
   if (Opts.Suppressions)
-    Supp.emplace(SuppressionSet::parse(Buffer, InvalidSuppressions));
+    Supp.emplace(Buffer); // read by searchBefore() and begin()
+}
+
+void DiagnosticPolicy::searchBefore(uint32_t Offset) {
+  if (Supp)
+    Supp->search(Offset, InvalidSuppressions);
 }
 
 void DiagnosticPolicy::begin(DiagnosticEngine &Diags) {
+  if (Supp)
+    Supp->finish(InvalidSuppressions);
   if (Opts.MaxDiagnostics)
     Diags.setLimit(Opts.MaxDiagnostics);
   filter(Diags);
@@ -165,6 +172,20 @@ struct StageDiags {
     DroppedWarnings += S == Severity::Warning;
     return Severity::Ignored;
   }
+  /// Admits what was kept undecided, in order, as if it came now.
+  void admitHeld(DiagnosticPolicy &P) {
+    size_t Out = 0;
+    for (size_t K = 0; K < Kept.size(); ++K) {
+      Diagnostic &D = Kept[K].second;
+      D.Level = admit(P, D, D.Level);
+      if (D.Level == Severity::Ignored)
+        continue;
+      if (Out != K)
+        Kept[Out] = std::move(Kept[K]);
+      ++Out;
+    }
+    Kept.resize(Out);
+  }
   /// Moves what From collected to Kept, tagged with statement K.
   void collect(DiagnosticEngine &From, uint32_t K) {
     if (From.diagnostics().empty())
@@ -204,7 +225,6 @@ void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
 LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   DiagnosticEngine Diags;
   DiagnosticPolicy Policy(Buffer, Opts);
-  Policy.begin(Diags);
   LintResult R;
   Module M;
 
@@ -216,10 +236,45 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   const size_t Cap = Opts.MaxDiagnostics ? Opts.MaxDiagnostics + 1 : 0;
   StageDiags HeadParse, BodyParse; // each in statement order
   HeadParse.Cap = BodyParse.Cap = Cap;
-  StageDiags *Parsing = &HeadParse;
+  StageDiags *Parsing = nullptr; // none: held, see Begin
   DiagnosticEngine ParseScratch;
   ParseScratch.setFilter([&](const Diagnostic &D, Severity S) {
-    return Parsing->admit(Policy, D, S);
+    return Parsing ? Parsing->admit(Policy, D, S) : S;
+  });
+
+  // The suppression comments and the non-ASCII bytes (S005) are looked for
+  // behind the scan, at each ScanLimits::Passed, while the text is in memory
+  // (not in passes of their own before the scan, which had the whole text in
+  // memory at once: async-dense's peak). Nothing can be decided before the
+  // suppression set is whole (a "disable-file" comment may come last), and
+  // the S005s come before the scan's diagnostics: what the scan and the head
+  // parse report is held undecided until Begin() reads the rest of the text
+  // for both, then decided in the order a whole-text pass first would have
+  // given. Begin() runs at the scan's end, or early when the limit's worth is
+  // held, so that a module of many errors holds no more than with a limit.
+  DiagnosticEngine NonAsciiDiags, ScanDiags; // the non-ASCII check's, the scanner's
+  NonAsciiCheck NonAscii(Buffer.text(), NonAsciiDiags);
+  bool Begun = false;
+  auto Begin = [&] {
+    Begun = true;
+    Policy.begin(Diags); // X002 first
+    NonAscii.checkBefore(uint32_t(Buffer.text().size()));
+    for (DiagnosticEngine *Held : {&NonAsciiDiags, &ScanDiags})
+      for (Diagnostic &D : Held->take())
+        Diags.report(std::move(D));
+    Parsing = &HeadParse;
+    HeadParse.admitHeld(Policy);
+  };
+  auto HoldFull = [&] {
+    return Cap && ScanDiags.diagnostics().size() + HeadParse.Kept.size() >= Cap;
+  };
+  ScanDiags.setFilter([&](const Diagnostic &D, Severity S) {
+    if (!Begun && !HoldFull())
+      return S; // held
+    if (!Begun)
+      Begin();
+    Diags.report(D);
+    return Severity::Ignored;
   });
   StatementParser Parser(M, ParseScratch);
   auto IsInstruction = [&](uint32_t K) {
@@ -239,6 +294,8 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
         continue; // an instruction is parsed in its batch
       Parser.parse(K);
       HeadParse.collect(ParseScratch, K);
+      if (!Begun && HoldFull())
+        Begin();
     }
     Declared.append(M, Named);
     Named = M.Symbols.size();
@@ -247,11 +304,18 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   // SourceBuffer::dropBefore): a pass touches it again only where it reads.
   ScanLimits Limits;
   Limits.Passed = [&](uint32_t Offset) {
+    if (!Begun) {
+      NonAscii.checkBefore(Offset);
+      Policy.searchBefore(Offset);
+    }
     ParseHeads();
     Buffer.dropBefore(Offset);
   };
+  Limits.NonAsciiByCaller = true;
   Buffer.startPass();
-  scanModule(Buffer.text(), M, Diags, Limits);
+  scanModule(Buffer.text(), M, ScanDiags, Limits);
+  if (!Begun)
+    Begin();
   ParseHeads(); // those after the last function
   R.Statements = M.Statements.size();
   std::vector<uint32_t> Selected = selectForParse(M);

@@ -280,22 +280,30 @@ uint32_t findNonAscii(const char *T, uint32_t P, uint32_t N) {
   return P;
 }
 
-/// ptxas 13.0 rejects a module with any byte outside ASCII, wherever it is
-/// ("Unexpected non-ASCII character encountered on line N"): S005 at the
-/// first such character of each line (at most MaxReported lines), decoded
-/// when it is UTF-8. Returns the length of a UTF-8 byte order mark at the
-/// start (0 if none), which the scanner skips.
-uint32_t reportNonAscii(std::string_view Text, DiagnosticEngine &Diags) {
+} // namespace
+
+NonAsciiCheck::NonAsciiCheck(std::string_view Text, DiagnosticEngine &Diags)
+    : Text(Text), Diags(Diags), P(byteOrderMark(Text)) {}
+
+uint32_t NonAsciiCheck::byteOrderMark(std::string_view Text) {
+  return Text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+}
+
+void NonAsciiCheck::checkBefore(uint32_t Offset) {
   const char *T = Text.data();
-  uint32_t N = uint32_t(Text.size());
-  uint32_t Bom = Text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-  if (Bom)
-    DiagBuilder(Diags, rules::NonAscii, {0, Bom},
-                "UTF-8 byte order mark: ptxas accepts only ASCII")
-        .fix({0, Bom}, "");
-  constexpr unsigned MaxReported = 20;
-  unsigned Reported = 0;
-  for (uint32_t P = findNonAscii(T, Bom, N); P < N; P = findNonAscii(T, P, N)) {
+  const uint32_t N = uint32_t(Text.size());
+  Offset = std::min(Offset, N);
+  if (!Started) {
+    Started = true;
+    if (uint32_t Bom = byteOrderMark(Text))
+      DiagBuilder(Diags, rules::NonAscii, {0, Bom},
+                  "UTF-8 byte order mark: ptxas accepts only ASCII")
+          .fix({0, Bom}, "");
+  }
+  while (Reported < MaxReported && P < Offset) {
+    P = findNonAscii(T, P, Offset);
+    if (P == Offset)
+      break;
     unsigned char C = static_cast<unsigned char>(T[P]);
     uint32_t Len = (C >> 5) == 6 ? 2 : (C >> 4) == 14 ? 3 : (C >> 3) == 30 ? 4 : 1;
     uint32_t CodePoint = Len == 1 ? C : C & (0x7F >> Len);
@@ -323,13 +331,13 @@ uint32_t reportNonAscii(std::string_view Text, DiagnosticEngine &Diags) {
                 "non-ASCII " + Shown +
                     ": ptxas accepts only ASCII, in comments and strings too" +
                     (Last ? " (further lines not reported)" : ""));
-    if (Last)
-      break;
+    // On from the next line (perhaps past Offset: a later step goes on there).
     const void *NL = std::memchr(T + P, '\n', N - P);
     P = NL ? uint32_t(static_cast<const char *>(NL) - T) + 1 : N;
   }
-  return Bom;
 }
+
+namespace {
 
 class ScannerImpl {
 public:
@@ -948,8 +956,9 @@ void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
   // one run of five).
   adviseHugePages(M.Statements.data(),
                   std::min(M.Statements.capacity(), Text.size() / 36) * sizeof(Statement));
-  uint32_t Bom = reportNonAscii(Text, Diags);
-  ScannerImpl(Text, M, Diags, Limits, Bom).run();
+  if (!Limits.NonAsciiByCaller)
+    NonAsciiCheck(Text, Diags).checkBefore(uint32_t(Text.size()));
+  ScannerImpl(Text, M, Diags, Limits, NonAsciiCheck::byteOrderMark(Text)).run();
 }
 
 } // namespace ptxlint

@@ -91,10 +91,19 @@ Diagnostic invalid(SourceRange R, std::string Msg) {
 SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
                                      std::vector<Diagnostic> &Invalid) {
   SuppressionSet Set(Buffer);
-  std::string_view T = Buffer.text();
+  Set.finish(Invalid);
+  return Set;
+}
+
+void SuppressionSet::search(size_t To, std::vector<Diagnostic> &Invalid) {
+  std::string_view T = Buffer->text();
   constexpr std::string_view Marker = "ptxlint:";
-  for (size_t At = findMarker(T, 0, Marker); At != std::string_view::npos;
-       At = findMarker(T, At + Marker.size(), Marker)) {
+  // Markers starting before To end before To + Last: find them in that
+  // prefix (markers cannot overlap, so a search goes on after the last one).
+  std::string_view Prefix = T.substr(0, To + Marker.size() - 1);
+  for (size_t At = findMarker(Prefix, Searched, Marker); At != std::string_view::npos;
+       At = findMarker(Prefix, Searched, Marker)) {
+    Searched = At + Marker.size();
     size_t LineBegin = T.rfind('\n', At);
     LineBegin = LineBegin == std::string_view::npos ? 0 : LineBegin + 1;
     size_t LineEnd = T.find('\n', At);
@@ -213,7 +222,6 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
     }
     if (Bad || S.Entries.empty())
       continue;
-    unsigned Line = Buffer.lineCol(uint32_t(At)).Line;
     if (S.Kind == Suppression::Line && !HasCode) {
       Invalid.push_back(invalid(WordRange,
                                 "'disable=' covers its own line, which has no "
@@ -221,9 +229,6 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
                                 "'disable-file='"));
       continue;
     }
-    S.TargetLine = S.Kind == Suppression::Line       ? Line
-                   : S.Kind == Suppression::NextLine ? Line + 1
-                                                     : 0;
     S.CommentRange = {uint32_t(CommentBegin), uint32_t(CommentEnd)};
     if (!HasCode && (!Block || CommentEnd == ContentEnd)) {
       // The comment is the whole line: remove the line.
@@ -235,13 +240,26 @@ SuppressionSet SuppressionSet::parse(const SourceBuffer &Buffer,
         --RB;
       S.RemovalRange = {uint32_t(RB), uint32_t(CommentEnd)};
     }
-    Set.Items.push_back(std::move(S));
+    Items.push_back(std::move(S)); // TargetLine set by finish()
   }
-  std::stable_sort(Set.Items.begin(), Set.Items.end(),
+  Searched = std::max(Searched, std::min(To, T.size()));
+}
+
+void SuppressionSet::finish(std::vector<Diagnostic> &Invalid) {
+  search(Buffer->text().size(), Invalid);
+  // Lines are counted once the pass is over (a count during the lint's scan
+  // would read the whole text again there); the comment's line is the
+  // marker's.
+  for (Suppression &S : Items) {
+    unsigned Line = Buffer->lineCol(S.CommentRange.Begin).Line;
+    S.TargetLine = S.Kind == Suppression::Line       ? Line
+                   : S.Kind == Suppression::NextLine ? Line + 1
+                                                     : 0;
+  }
+  std::stable_sort(Items.begin(), Items.end(),
                    [](const Suppression &A, const Suppression &B) {
                      return A.TargetLine < B.TargetLine;
                    });
-  return Set;
 }
 
 bool SuppressionSet::suppresses(const Diagnostic &D) {

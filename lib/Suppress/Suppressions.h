@@ -42,6 +42,16 @@ public:
   static SuppressionSet parse(const SourceBuffer &Buffer,
                               std::vector<Diagnostic> &Invalid);
 
+  /// parse() in steps, for a pass over the text (the lint's scan) that reads
+  /// the comments while the text is in memory: an empty set, then search()
+  /// as the pass goes, then finish(). Same set and Invalid as parse().
+  explicit SuppressionSet(const SourceBuffer &B) : Buffer(&B) {}
+  /// Reads the comments whose marker starts before To and after those read
+  /// (a comment may reach past To: the whole text is read).
+  void search(size_t To, std::vector<Diagnostic> &Invalid);
+  /// Reads the rest and orders the set by line: only then is it complete.
+  void finish(std::vector<Diagnostic> &Invalid);
+
   bool empty() const { return Items.empty(); }
   /// True if a suppression covers D; marks the matching entries used.
   bool suppresses(const Diagnostic &D);
@@ -51,8 +61,8 @@ public:
   const std::vector<Suppression> &items() const { return Items; }
 
 private:
-  explicit SuppressionSet(const SourceBuffer &B) : Buffer(&B) {}
   const SourceBuffer *Buffer;
+  size_t Searched = 0; ///< where search() goes on
   std::vector<Suppression> Items;
 };
 
