@@ -143,24 +143,37 @@ enum class OperandKind : uint8_t {
 
 /// One instruction operand. Address and Vector operands nest their parts in
 /// Elements: an Address holds its base (Register/Symbol/Immediate) first and,
-/// for tensor forms, a Vector of coordinates second. The kind and the flags
-/// share one word: an async-dense module keeps millions of operands, and
-/// their size is most of its memory (112 bytes, was 128).
+/// for tensor forms, a Vector of coordinates second. The kind, the flags,
+/// the component's size and where the offset is share one word: an
+/// async-dense module keeps millions of operands, and the parser writes each
+/// of them, copies of repeated instructions included (80 bytes, was 104 with
+/// the component and the offset's range fields of their own).
 struct Operand {
   OperandKind Kind = OperandKind::Expr;
-  bool Negated = false;    ///< "!%p" (predicate operands)
-  bool HasValue = false;   ///< Immediate: Value known (modulo 2^64, as ptxas)
-  bool Overflow = false;   ///< Immediate: ptxas's "Constant overflow"
-  bool HasOffset = false;  ///< Address: "+constant" present, its value known
+  bool Negated : 1;   ///< "!%p" (predicate operands)
+  bool HasValue : 1;  ///< Immediate: Value known (modulo 2^64, as ptxas)
+  bool Overflow : 1;  ///< Immediate: ptxas's "Constant overflow"
+  bool HasOffset : 1; ///< Address: "+constant" present, its value known
+  uint16_t ComponentSize = 0; ///< of component(): the end of Text
+  /// Address: where offsetRange() is, from Range.Begin (parsed statements
+  /// are under 64 KB: ScanLimits::MaxParsedStatementBytes).
+  uint16_t OffsetAt = 0, OffsetSize = 0;
   SourceRange Range;
   std::string_view Text;   ///< whole operand text, e.g. "[%r1+8]"
   std::string_view Name;   ///< Register/Symbol: the name; Register may carry
-                           ///< a component suffix in Component ("%tid" ".x")
-  std::string_view Component;
+                           ///< a component suffix, component() ("%tid" ".x")
   int64_t Value = 0;       ///< Immediate value (two's complement of -x)
   int64_t Offset = 0;      ///< Address: the offset's value
-  SourceRange OffsetRange; ///< Address: range of the offset expression
   NodeList<Operand> Elements;
+
+  Operand() : Negated(false), HasValue(false), Overflow(false), HasOffset(false) {}
+  /// Register/Symbol: the component written after the name (".x" of
+  /// "%tid.x"), which ends the operand's text; empty if none.
+  std::string_view component() const { return Text.substr(Text.size() - ComponentSize); }
+  /// Address: the range of the offset expression (empty if none).
+  SourceRange offsetRange() const {
+    return {Range.Begin + OffsetAt, Range.Begin + OffsetAt + OffsetSize};
+  }
 
   bool isRegister() const { return Kind == OperandKind::Register; }
   bool isImmediate() const { return Kind == OperandKind::Immediate; }

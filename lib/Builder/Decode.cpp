@@ -43,7 +43,7 @@ struct Decoder {
       return imm(O.Value);
     case OperandKind::Register:
     case OperandKind::Symbol: {
-      Value V = reg(std::string(O.Name) + std::string(O.Component));
+      Value V = reg(std::string(O.Name) + std::string(O.component()));
       V.Negated = O.Negated;
       return V;
     }

@@ -525,7 +525,7 @@ static void checkAlignment(InstructionCheck &C, const OperandSpec &S,
   }
   if (Align <= 1 || Op.Offset % Align == 0)
     return;
-  C.report(rules::MisalignedOffset, Op.OffsetRange.empty() ? Op.Range : Op.OffsetRange,
+  C.report(rules::MisalignedOffset, Op.offsetRange().empty() ? Op.Range : Op.offsetRange(),
            "offset " + std::to_string(Op.Offset) + " of '" +
                std::string(S.Name) + "' is not a multiple of " +
                std::to_string(Align) + ": the address must be " +

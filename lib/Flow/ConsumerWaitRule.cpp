@@ -1774,14 +1774,20 @@ void runTmemReadRule(const FlowRuleContext &C) {
       // Its columns: the stores on the arrive's own path in the text, back
       // to the wait or an unconditional branch (the end of another role's
       // code laid out before it).
+      // (Over the role instructions, which branches, ret and exit are: not
+      // every instruction of up to 4096.)
       uint32_t From = LastWait;
-      for (uint32_t J = K; J-- > From && J + 4096 > K;)
-        if (!FF.Insts[J].Guarded &&
-            (FF.Insts[J].Op.Kind == OpKind::Branch || FF.Insts[J].Op.Kind == OpKind::Ret ||
-             FF.Insts[J].Op.Kind == OpKind::Exit)) {
-          From = J + 1;
+      for (auto J = std::lower_bound(RI.begin(), RI.end(), K); J != RI.begin();) {
+        uint32_t X = *--J;
+        if (X < From || X + 4096 <= K)
+          break;
+        const FlowInst &Br = FF.Insts[X];
+        if (!Br.Guarded && (Br.Op.Kind == OpKind::Branch || Br.Op.Kind == OpKind::Ret ||
+                            Br.Op.Kind == OpKind::Exit)) {
+          From = X + 1;
           break;
         }
+      }
       bool Stored = false;
       for (auto S = It; S != Stores.begin() && *(S - 1) >= From &&
                         *(S - 1) + 4096 > K;) {

@@ -23,6 +23,9 @@
 #include <cstring>
 #include <functional>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ptxlint {
 namespace flow {
@@ -384,6 +387,32 @@ struct FactBytes {
 struct FactVector {
   FactBytes F;
   bool join(const FactVector &O) {
+#if defined(__SSE2__)
+    // joinFact() on 16 facts at a time (the array holds 64, so a last
+    // partial run reads and writes inside it; facts past N are not read).
+    // A byte loop with a memcmp call first (for the joins that change
+    // nothing) was 12 % of async-dense's completion solve.
+    const __m128i Zero = _mm_setzero_si128(), Mix = _mm_set1_epi8(char(Mixed));
+    bool Changed = false;
+    for (uint32_t K = 0; K < F.N; K += 16) {
+      __m128i A = _mm_loadu_si128(reinterpret_cast<const __m128i *>(F.V + K));
+      __m128i B = _mm_loadu_si128(reinterpret_cast<const __m128i *>(O.F.V + K));
+      // A stays where A == B or B is Absent; B where A is Absent; else Mixed.
+      __m128i Keep = _mm_or_si128(_mm_cmpeq_epi8(A, B), _mm_cmpeq_epi8(B, Zero));
+      __m128i Take = _mm_andnot_si128(Keep, _mm_cmpeq_epi8(A, Zero));
+      __m128i R = _mm_or_si128(
+          _mm_or_si128(_mm_and_si128(Keep, A), _mm_and_si128(Take, B)),
+          _mm_andnot_si128(_mm_or_si128(Keep, Take), Mix));
+      unsigned Diff = ~unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(R, A))) & 0xffffu;
+      if (F.N - K < 16)
+        Diff &= (1u << (F.N - K)) - 1;
+      if (Diff) {
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(F.V + K), R);
+        Changed = true;
+      }
+    }
+    return Changed;
+#else
     if (F == O.F)
       return false; // the common case at a fixpoint: one compare of bytes
     bool Changed = false;
@@ -395,6 +424,7 @@ struct FactVector {
       }
     }
     return Changed;
+#endif
   }
 };
 

@@ -449,7 +449,7 @@ void FlowFunction::fromAst(const Operand &A, Opnd &O) const {
     if (B.Kind == OperandKind::Register || B.Kind == OperandKind::Symbol) {
       O.Name = B.Name;
       O.BaseIsReg = IsReg(B.Name);
-      O.HasValue = B.Component.empty();
+      O.HasValue = B.component().empty();
       O.Value = A.HasOffset ? A.Offset : 0;
     } else if (B.Kind == OperandKind::Immediate && B.HasValue) {
       O.HasValue = true;

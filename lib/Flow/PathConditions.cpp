@@ -151,10 +151,18 @@ PathConditions::PathConditions(const FlowFunction &FF)
   Kills.clear();
   Sets.clear();
   Kills.reserve(4 * T.AtomRegs.size());
+  // EventOf: first -1 - the instruction's kills, then its event (-1: none).
+  std::vector<int32_t> &EventOf = T.EventOf;
+  EventOf.assign(FF.Insts.size(), -1);
+  T.Events.clear();
   for (uint32_t A = 0; A < T.AtomRegs.size(); ++A)
     for (int32_t R : T.AtomRegs[A])
-      for (uint32_t X = 0; R >= 0 && X < FF.defCount(R); ++X)
-        Kills.push_back({FF.defInst(R, X), A});
+      for (uint32_t X = 0; R >= 0 && X < FF.defCount(R); ++X) {
+        uint32_t K = FF.defInst(R, X);
+        Kills.push_back({K, A});
+        if (EventOf[K]-- == -1)
+          T.Events.push_back(K);
+      }
   for (uint32_t A = 0; A < T.AtomRegs.size(); ++A) {
     if (!T.AtomOpaque[A])
       continue;
@@ -169,34 +177,51 @@ PathConditions::PathConditions(const FlowFunction &FF)
         Sets.push_back({K, Lit(A) << 1 | (Src->Value == 0 ? 1u : 0u)});
     }
   }
-  std::sort(Kills.begin(), Kills.end());
-  Kills.erase(std::unique(Kills.begin(), Kills.end()), Kills.end());
-  std::sort(Sets.begin(), Sets.end());
-  // The events' killed atoms are Kills' atoms in order (written in place:
-  // a push_back each was a call, GCC does not inline it here).
-  T.Events.reserve(Kills.size());
-  for (const auto &KA : Kills) // (sorted: each instruction once)
-    if (T.Events.empty() || T.Events.back() != KA.first)
-      T.Events.push_back(KA.first);
-  T.KillStart.resize(T.Events.size() + 1);
-  T.KillAtoms.resize(Kills.size());
-  T.KillBits.resize(T.Events.size());
-  T.EventSets.assign(T.Events.size(), NoLit);
-  T.EventOf.assign(FF.Insts.size(), -1);
-  size_t X = 0, Y = 0;
-  for (size_t E = 0; E < T.Events.size(); ++E) {
-    T.EventOf[T.Events[E]] = int32_t(E);
-    T.KillStart[E] = uint32_t(X);
-    uint64_t Bits = 0;
-    for (; X < Kills.size() && Kills[X].first == T.Events[E]; ++X) {
-      T.KillAtoms[X] = Kills[X].second;
-      Bits |= uint64_t(1) << (Kills[X].second & 63);
-    }
-    T.KillBits[E] = Bits;
-    for (; Y < Sets.size() && Sets[Y].first == T.Events[E]; ++Y)
-      T.EventSets[E] = Sets[Y].second; // one flag per mov.pred
+  // The events in program order, each with room for its kills; the kills
+  // go to their event's run in the order made, so that each event's atoms
+  // are in order (a counting sort: sorting the pairs cost more than all the
+  // rest of the grouping).
+  std::sort(T.Events.begin(), T.Events.end());
+  size_t NE = T.Events.size();
+  T.KillStart.resize(NE + 1);
+  std::vector<uint32_t> &Fill = T.Fill; // per event: where its next atom goes
+  Fill.resize(NE);
+  uint32_t Room = 0;
+  for (size_t E = 0; E < NE; ++E) {
+    int32_t &Of = EventOf[T.Events[E]];
+    T.KillStart[E] = Fill[E] = Room;
+    Room += uint32_t(-1 - Of);
+    Of = int32_t(E);
   }
-  T.KillStart[T.Events.size()] = uint32_t(X);
+  T.KillStart[NE] = Room;
+  T.KillAtoms.resize(Room);
+  T.KillBits.assign(NE, 0);
+  bool Twice = false;
+  for (const auto &[K, A] : Kills) {
+    size_t E = size_t(EventOf[K]);
+    // (An atom's two registers defined by one instruction: the atom once.)
+    if (Fill[E] > T.KillStart[E] && T.KillAtoms[Fill[E] - 1] == A) {
+      Twice = true;
+      continue;
+    }
+    T.KillAtoms[Fill[E]++] = A;
+    T.KillBits[E] |= uint64_t(1) << (A & 63);
+  }
+  if (Twice) { // close the runs' gaps
+    uint32_t To = 0;
+    for (size_t E = 0; E < NE; ++E) {
+      uint32_t From = T.KillStart[E];
+      T.KillStart[E] = To;
+      for (; From < Fill[E]; ++From)
+        T.KillAtoms[To++] = T.KillAtoms[From];
+    }
+    T.KillStart[NE] = To;
+    T.KillAtoms.resize(To);
+  }
+  std::sort(Sets.begin(), Sets.end());
+  T.EventSets.assign(NE, NoLit);
+  for (const auto &[K, L] : Sets) // (a definition of the flag: an event)
+    T.EventSets[size_t(EventOf[K])] = L; // one flag per mov.pred
 }
 
 uint32_t PathConditions::atomFor(uint64_t KeyA, int64_t KeyB, int32_t RA,
@@ -267,61 +292,66 @@ bool PathConditions::stable(int32_t R, uint32_t From, uint32_t Pos) {
 }
 
 bool PathConditions::inCycle(uint32_t B) {
+  // A cycle through B leaves it and comes back: some edge of it goes from
+  // a block at or after B to one at or before B, and spans B.
+  if (!FF.Blocks[B].InLoopSpan)
+    return false;
   if (T.Cyclic[B] >= 0)
     return T.Cyclic[B] != 0;
   // Tarjan's strongly connected components, iteratively, for every block.
   // A block is on the stack while it has an index and no component yet
-  // (Cyclic still -1).
+  // (Cyclic still -1). The stacks are arrays of NB with a top (each block
+  // is on each at most once): push_back's capacity test and its call
+  // were a third of the search.
   size_t NB = FF.Blocks.size();
   std::vector<int32_t> &Index = T.Index, &Low = T.Low;
-  std::vector<uint32_t> &Stack = T.Stack;
-  std::vector<std::pair<uint32_t, uint32_t>> &Call = T.Call;
   Index.assign(NB, -1);
-  Low.assign(NB, 0);
-  Stack.clear();
-  Call.clear();
-  Stack.reserve(NB);
-  Call.reserve(NB);
+  Low.resize(NB);
+  T.Stack.resize(NB);
+  T.Call.resize(NB);
+  uint32_t *Stack = T.Stack.data();
+  std::pair<uint32_t, uint32_t> *Call = T.Call.data();
+  size_t Top = 0, Depth = 0; // sizes of Stack and Call
   int32_t Next = 0;
   for (uint32_t Root = 0; Root < NB; ++Root) {
     if (Index[Root] >= 0)
       continue;
-    Call.push_back({Root, 0});
+    Call[Depth++] = {Root, 0};
     Index[Root] = Low[Root] = Next++;
-    Stack.push_back(Root);
-    while (!Call.empty()) {
-      auto &[V, I] = Call.back();
+    Stack[Top++] = Root;
+    while (Depth) {
+      auto &[V, I] = Call[Depth - 1];
       const BlockSuccs &Succs = FF.Blocks[V].Succs;
       if (I < Succs.size()) {
         uint32_t W = Succs[I++];
         if (Index[W] < 0) {
           Index[W] = Low[W] = Next++;
-          Stack.push_back(W);
-          Call.push_back({W, 0});
+          Stack[Top++] = W;
+          Call[Depth++] = {W, 0};
         } else if (T.Cyclic[W] < 0) { // on the stack
           Low[V] = std::min(Low[V], Index[W]);
         }
         continue;
       }
       uint32_t Done = V;
-      Call.pop_back();
-      if (!Call.empty())
-        Low[Call.back().first] = std::min(Low[Call.back().first], Low[Done]);
+      --Depth;
+      if (Depth)
+        Low[Call[Depth - 1].first] = std::min(Low[Call[Depth - 1].first], Low[Done]);
       if (Low[Done] != Index[Done])
         continue;
       // The component is the top of Stack down to Done (read in place: a
       // vector per component cost more than the search itself).
-      size_t From = Stack.size();
+      size_t From = Top;
       do
         --From;
       while (Stack[From] != Done);
       bool Self = false;
       for (uint32_t S : FF.Blocks[Done].Succs)
         Self |= S == Done;
-      int8_t InCycle = Stack.size() - From > 1 || Self;
-      for (size_t X = From; X < Stack.size(); ++X)
+      int8_t InCycle = Top - From > 1 || Self;
+      for (size_t X = From; X < Top; ++X)
         T.Cyclic[Stack[X]] = InCycle;
-      Stack.resize(From);
+      Top = From;
     }
   }
   return T.Cyclic[B] != 0;

@@ -13,6 +13,7 @@
 #include "antlr4-runtime.h"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <unordered_map>
 
@@ -374,7 +375,9 @@ struct StatementParser::Impl {
   static Operand prefixed(size_t Op, Operand Inner, Operand Whole);
   bool onlyIntegers(uint32_t FirstToken, uint32_t LastToken) const;
   void badAddress(SourceRange Expr, std::string Msg);
-  void placeAddressBase(Operand &Out, Operand Base, const Operand &Off, SourceRange Expr);
+  /// Begin: where Out, the address, begins (its '[').
+  void placeAddressBase(Operand &Out, Operand Base, const Operand &Off, SourceRange Expr,
+                        uint32_t Begin);
   Operand flatOperand(FlatEvaluator &Eval, SourceRange Range);
   /// Set by badAddress: the instruction is dropped, as on a syntax error.
   bool AddressError = false;
@@ -504,7 +507,10 @@ void StatementParser::Impl::judgeInteger(Operand &O) {
 void StatementParser::Impl::nameOperand(Operand &O, std::string_view Name,
                                         std::string_view Component) {
   O.Name = Name;
-  O.Component = Component;
+  // The component is the last token of the operand (parsed statements are
+  // under 64 KB: ScanLimits::MaxParsedStatementBytes).
+  assert(Component.empty() || Component.data() + Component.size() == O.Text.data() + O.Text.size());
+  O.ComponentSize = uint16_t(Component.size());
   if (Name == "_")
     O.Kind = OperandKind::Sink;
   else if (Name[0] == '%')
@@ -651,11 +657,13 @@ void StatementParser::Impl::badAddress(SourceRange Expr, std::string Msg) {
 /// [name+offset]: the base goes to Out.Elements and the offset's value to
 /// Out.Offset; an offset not evaluated leaves the whole (Expr) an expression.
 void StatementParser::Impl::placeAddressBase(Operand &Out, Operand Base,
-                                             const Operand &Off, SourceRange Expr) {
+                                             const Operand &Off, SourceRange Expr,
+                                             uint32_t Begin) {
   if (Off.Kind == OperandKind::Immediate && Off.HasValue) {
     Out.HasOffset = true;
     Out.Offset = Off.Value;
-    Out.OffsetRange = Off.Range;
+    Out.OffsetAt = uint16_t(Off.Range.Begin - Begin);
+    Out.OffsetSize = uint16_t(Off.Range.End - Off.Range.Begin);
     Out.Elements.push_back(M.Nodes, std::move(Base));
   } else {
     Operand Whole;
@@ -793,7 +801,7 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
     else if (Op != PtxStatementLexer::PLUS ||
              !onlyIntegers(node(Kids[2]).FirstToken, EN.LastToken))
       badAddress(range(E), noneOfThese(text(E)));
-    placeAddressBase(Out, std::move(Base), Off, range(E));
+    placeAddressBase(Out, std::move(Base), Off, range(E), Out.Range.Begin);
   }
   forChildren(Body, [&](uint32_t C) {
     CstKind K = node(C).Kind;
@@ -1119,7 +1127,7 @@ void StatementParser::Impl::directAddress(uint32_t &P, Operand &Out) {
                           inQuotes(std::string(Base.Text) + "+-" + std::string(Off.Text)));
       else if (Op != L::PLUS || !onlyIntegers(OffFirst, P - 1))
         badAddress(E, noneOfThese(text(E)));
-      placeAddressBase(Out, std::move(Base), Off, E);
+      placeAddressBase(Out, std::move(Base), Off, E, this->Base + Toks[First - 1].Start);
     }
   }
   while (Toks[P].Type == L::COMMA)
@@ -1202,7 +1210,7 @@ SourceRange moved(SourceRange R, ptrdiff_t D) {
 
 // Every field of these is moved below (and Symbol's in declareOrCopy): a
 // new one must be too.
-static_assert(sizeof(Operand) == 104 && sizeof(Modifier) == 24 && sizeof(Instruction) == 88 &&
+static_assert(sizeof(Operand) == 80 && sizeof(Modifier) == 24 && sizeof(Instruction) == 88 &&
                   sizeof(Symbol) == 64,
               "a new field of Operand, Modifier, Instruction or Symbol: move it");
 
@@ -1211,9 +1219,6 @@ void moveViews(Operand &O, ptrdiff_t D) {
   O.Range = moved(O.Range, D);
   O.Text = moved(O.Text, D);
   O.Name = moved(O.Name, D);
-  O.Component = moved(O.Component, D);
-  if (O.HasOffset)
-    O.OffsetRange = moved(O.OffsetRange, D);
 }
 
 /// How many operands L holds, those nested in its operands too.

@@ -50,6 +50,33 @@ TEST_CASE("fact lattice: Absent is neutral, disagreement is Mixed") {
   CHECK(ageOf(pending(3)) == 3);
 }
 
+TEST_CASE("fact vectors join fact by fact, and say whether anything changed") {
+  // Every pair of lattice values at every position of every size up to 64
+  // (FactVector::join works on 16 facts at a time).
+  const uint8_t Values[] = {Absent, Done, Mixed, pending(0), pending(1), pending(MaxAge)};
+  const size_t NV = sizeof(Values);
+  for (size_t N = 1; N <= FactBytes::Max; ++N)
+    for (size_t Shift = 0; Shift < NV * NV; Shift += 5) {
+      FactVector A, B;
+      A.F.assign(N, Absent);
+      B.F.assign(N, Absent);
+      for (size_t K = 0; K < N; ++K) {
+        A.F[K] = Values[(K + Shift) % NV];
+        B.F[K] = Values[(K / NV + K + Shift) % NV];
+      }
+      FactVector Want = A;
+      bool WantChanged = false;
+      for (size_t K = 0; K < N; ++K) {
+        Want.F[K] = joinFact(A.F[K], B.F[K]);
+        WantChanged |= Want.F[K] != A.F[K];
+      }
+      bool Changed = A.join(B);
+      CHECK(Changed == WantChanged);
+      CHECK(A.F == Want.F);
+      CHECK(!A.join(B)); // joined: nothing more to learn
+    }
+}
+
 TEST_CASE("solver: a loop converges and visits every reached block once in "
           "the report pass") {
   SourceBuffer Buf("t.ptx", kernel(" mov.u32 %r1, 0;\n"

@@ -162,3 +162,36 @@ TEST_CASE("paths: literal sets keep their order through intersect, forget "
   CHECK(std::vector<Lit>(F.L, F.L + F.N) ==
         std::vector<Lit>{24, 25, 26, 27, 28, 29, 30, 31});
 }
+
+TEST_CASE("paths: has() finds a literal in any slot, and none past the "
+          "set's end") {
+  PathLits Full;
+  CHECK_FALSE(Full.has(0)); // none: holds nothing
+  Full.setTrue();
+  CHECK_FALSE(Full.has(0));
+  for (Lit X = 40; X < 52; ++X)
+    Full.add(X, true);
+  for (Lit X = 40; X < 52; ++X)
+    CHECK(Full.has(X)); // every slot of the 12
+  CHECK_FALSE(Full.has(39));
+  CHECK_FALSE(Full.has(52));
+  // Forgetting the first two leaves the last two slots holding old
+  // literals: has() must not see them.
+  uint32_t Atoms[] = {20};
+  Full.forget(AtomSet{{Atoms, Atoms + 1}, uint64_t(1) << 20});
+  CHECK(Full.N == 10);
+  CHECK_FALSE(Full.has(40));
+  CHECK_FALSE(Full.has(41));
+  CHECK(Full.has(42));
+  CHECK(Full.has(51));
+  CHECK(Full.L[10] == 50); // (the slots past N as they were: what has() skips)
+  Full.N = 9;
+  CHECK_FALSE(Full.has(51));
+  Cond C;
+  C.setTrue();
+  for (Lit X = 60; X < 68; ++X)
+    C.add(X, false);
+  for (Lit X = 60; X < 68; ++X)
+    CHECK(C.has(X)); // every slot of the 8
+  CHECK_FALSE(C.has(68));
+}

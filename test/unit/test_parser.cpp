@@ -63,7 +63,7 @@ TEST_CASE("a tensor copy: opcode, qualifiers and operands with ranges") {
   CHECK(Dst.Kind == OperandKind::Address);
   CHECK(Dst.HasOffset);
   CHECK(Dst.Offset == 16);
-  CHECK(P.text(Dst.OffsetRange) == "16");
+  CHECK(P.text(Dst.offsetRange()) == "16");
   REQUIRE(Dst.Elements.size() == 1);
   CHECK(Dst.Elements[0].Name == "%r1");
   const Operand &Tensor = I.Operands[1];
@@ -212,11 +212,11 @@ std::string differs(const Operand &A, const Operand &B) {
   auto Same = [](SourceRange X, SourceRange Y) { return X.Begin == Y.Begin && X.End == Y.End; };
   if (A.Kind != B.Kind || A.Negated != B.Negated || A.HasValue != B.HasValue ||
       A.Overflow != B.Overflow || A.HasOffset != B.HasOffset || !Same(A.Range, B.Range) ||
-      A.Text != B.Text || A.Name != B.Name || A.Component != B.Component ||
+      A.Text != B.Text || A.Name != B.Name || A.component() != B.component() ||
       // the same place too: a copied instruction's views are moved to its text
       A.Text.data() != B.Text.data() || A.Name.data() != B.Name.data() ||
-      A.Component.data() != B.Component.data() ||
-      A.Value != B.Value || A.Offset != B.Offset || !Same(A.OffsetRange, B.OffsetRange) ||
+      A.component().data() != B.component().data() ||
+      A.Value != B.Value || A.Offset != B.Offset || !Same(A.offsetRange(), B.offsetRange()) ||
       A.Elements.size() != B.Elements.size())
     return "operand '" + std::string(A.Text) + "'";
   for (size_t K = 0; K < A.Elements.size(); ++K)
