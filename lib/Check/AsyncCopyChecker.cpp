@@ -72,11 +72,14 @@ std::string InstructionCheck::formName() const {
   return S;
 }
 
-const Symbol *InstructionCheck::symbol(std::string_view Name) const {
+std::optional<SymbolFacts> InstructionCheck::symbol(std::string_view Name) const {
+  auto Facts = [](const Symbol *S) {
+    return S ? std::optional<SymbolFacts>(SymbolFacts{S->Space, S->Type}) : std::nullopt;
+  };
   unsigned N = LookedCount < std::size(Looked) ? LookedCount : unsigned(std::size(Looked));
   for (unsigned K = 0; K < N; ++K)
     if (Looked[K].Name == Name.data() && Looked[K].Size == Name.size())
-      return Looked[K].Sym;
+      return Facts(Looked[K].Sym);
   const Symbol *S = Ctx.Symbols.lookup(Name, Function, Prefixes);
   Looked[LookedCount++ % std::size(Looked)] = {Name.data(), Name.size(), S};
   if (Record) {
@@ -87,7 +90,7 @@ const Symbol *InstructionCheck::symbol(std::string_view Name) const {
     Replayable &= Name.data() >= Begin && L.Offset + L.Size <= I.Range.End - I.Range.Begin &&
                   L.set(S);
   }
-  return S;
+  return Facts(S);
 }
 
 bool LookedUp::set(const Symbol *S) {
@@ -99,27 +102,19 @@ bool LookedUp::set(const Symbol *S) {
   TypeSize = uint8_t(S->Type.size());
   std::copy(S->Type.begin(), S->Type.end(), Type);
   Space = S->Space;
-  VectorWidth = S->VectorWidth;
-  IsArray = S->IsArray;
-  Extern = S->Extern;
-  RangeCount = S->RangeCount;
-  Align = S->Align;
-  ArraySize = S->ArraySize;
   return true;
 }
 
 bool LookedUp::finds(const Symbol *S) const {
   if (!S || !Found)
     return !S && !Found;
-  return S->Type == std::string_view(Type, TypeSize) && S->Space == Space &&
-         S->VectorWidth == VectorWidth && S->IsArray == IsArray && S->Extern == Extern &&
-         S->RangeCount == RangeCount && S->Align == Align && S->ArraySize == ArraySize;
+  return S->Space == Space && S->Type == std::string_view(Type, TypeSize);
 }
 
 std::string_view InstructionCheck::registerType(const Operand &Op) const {
   if (Op.Kind != OperandKind::Register && Op.Kind != OperandKind::Symbol)
     return {};
-  const Symbol *S = symbol(Op.Name);
+  std::optional<SymbolFacts> S = symbol(Op.Name);
   return S && S->Space == StateSpace::Reg ? S->Type : std::string_view();
 }
 
@@ -130,7 +125,7 @@ bool InstructionCheck::isRegister(const Operand &Op) const {
     return false;
   // A name the symbol table cannot resolve (a .reg of a nested block, say)
   // is given the benefit of the doubt.
-  const Symbol *S = symbol(Op.Name);
+  std::optional<SymbolFacts> S = symbol(Op.Name);
   return !S || S->Space == StateSpace::Reg;
 }
 

@@ -18,6 +18,7 @@
 #include "ptxlint/Target.h"
 
 #include <list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,23 +45,25 @@ struct CheckBuffers {
   SymbolTable::PrefixMemo Prefixes;
 };
 
+/// What the checks read of the declaration a name finds (symbol()): its
+/// state space and type, nothing else, so that LookedUp can keep it.
+struct SymbolFacts {
+  StateSpace Space;
+  std::string_view Type;
+};
+
 /// A name symbol() looked up for an instruction: where it is written (from
 /// the instruction's first byte) and what the checks can read of what it
-/// found. An operand check that reported nothing, replayed on another
-/// instruction of the same text whose names find the same, reports nothing
-/// either: the checks read the text, the head's entry, the module's
+/// found (SymbolFacts). An operand check that reported nothing, replayed on
+/// another instruction of the same text whose names find the same, reports
+/// nothing either: the checks read the text, the head's entry, the module's
 /// settings and these.
 struct LookedUp {
   uint32_t Offset = 0, Size = 0;
   bool Found = false;
-  // What the checks read of a symbol (not where or in which function).
+  StateSpace Space = StateSpace::None;
   uint8_t TypeSize = 0;
   char Type[15] = {};
-  StateSpace Space = StateSpace::None;
-  uint8_t VectorWidth = 0;
-  bool IsArray = false, Extern = false;
-  unsigned RangeCount = 0, Align = 0;
-  uint64_t ArraySize = 0;
   /// Records S as found for the name at Offset; false if its type is too
   /// long to keep here.
   bool set(const Symbol *S);
@@ -140,7 +143,9 @@ struct InstructionCheck {
   std::string_view registerType(const Operand &Op) const;
   /// A register, or a name that may be one (not a known variable).
   bool isRegister(const Operand &Op) const;
-  const Symbol *symbol(std::string_view Name) const;
+  /// What Name finds in the instruction's function (else the module), if
+  /// it is declared.
+  std::optional<SymbolFacts> symbol(std::string_view Name) const;
   /// Where to insert the qualifier Word (a value of one of the groups):
   /// where the spec's syntax writes its group, i.e. after the last written
   /// qualifier of an earlier group (after the name when there is none). PTX

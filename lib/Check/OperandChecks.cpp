@@ -486,7 +486,7 @@ static void checkSymbolSpace(InstructionCheck &C, const OperandSpec &S,
                              const Operand &Base) {
   if (Base.Kind != OperandKind::Symbol)
     return;
-  const Symbol *Sym = C.symbol(Base.Name);
+  std::optional<SymbolFacts> Sym = C.symbol(Base.Name);
   if (!Sym)
     return;
   std::string Spelled;
