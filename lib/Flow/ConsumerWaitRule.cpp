@@ -1026,6 +1026,10 @@ bool releasesStage(const FlowInst &I) {
 
 void runStageAcquireRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
+  // Only tcgen05.commit is checked, and only a committed class has
+  // releases (Windows, below): without one there is nothing to find.
+  if (!FF.has(OpKind::MmaCommitArrive))
+    return;
   const std::vector<uint32_t> &RI = FF.RoleInsts;
   BarrierFacts &Facts = C.barriers();
   auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
@@ -1037,22 +1041,6 @@ void runStageAcquireRule(const FlowRuleContext &C) {
         return int(X);
     return -1;
   };
-  for (uint32_t K : RI) {
-    const FlowInst &I = FF.Insts[K];
-    if (I.Op.MbarOp < 0)
-      continue;
-    const Shape &A = BarrierOf(K);
-    Arr.add(A);
-    // Only addresses in a known shared symbol: one barrier spelled from an
-    // opaque register ("%r775 + 24") would be a class of its own.
-    if (!A || A->Base < 0 ||
-        !(I.Op.Kind == OpKind::MbarWait || signalsBarrier(I)) || ClassOf(A) >= 0)
-      continue;
-    if (Cls.size() == MaxClasses)
-      return; // too many to tell apart: silent
-    Cls.push_back(*A);
-  }
-  auto Mask = classesOf(Arr, Cls);
   // Per role instruction: the classes a blocking wait acquires, the class
   // a signal signals (-1: none).
   // And what else the solve and the walks ask of it (Call: a call that
@@ -1065,6 +1053,13 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   std::vector<int8_t> SigOf(RI.size() + 1, -1);
   std::vector<uint8_t> FlagsOf(RI.size() + 1, 0);
   std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
+  // One pass over the instructions (each read once): the classes, the
+  // flags, and the blocking waits and the signals, whose classes are
+  // found once every class is known.
+  auto BlockingWait = [&](uint32_t K) {
+    return FF.Insts[K].Op.Kind == OpKind::MbarWait && Facts.blocks(K);
+  };
+  std::vector<uint32_t> WaitOrSignal;
   for (size_t X = 0; X < RI.size(); ++X) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
@@ -1076,14 +1071,33 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       FlagsOf[X + 1] = Syncs;
     else if (I.Op.Kind == OpKind::MmaCommitArrive)
       FlagsOf[X + 1] = Commit;
-    if (I.Op.Kind == OpKind::MbarWait && Facts.blocks(K)) {
-      const Shape &W = BarrierOf(K);
+    bool Signals = signalsBarrier(I);
+    if (BlockingWait(K) || Signals)
+      WaitOrSignal.push_back(uint32_t(X));
+    if (I.Op.MbarOp < 0)
+      continue;
+    const Shape &A = BarrierOf(K);
+    Arr.add(A);
+    // Only addresses in a known shared symbol: one barrier spelled from an
+    // opaque register ("%r775 + 24") would be a class of its own.
+    if (!A || A->Base < 0 || !(I.Op.Kind == OpKind::MbarWait || Signals) ||
+        ClassOf(A) >= 0)
+      continue;
+    if (Cls.size() == MaxClasses)
+      return; // too many to tell apart: silent
+    Cls.push_back(*A);
+  }
+  auto Mask = classesOf(Arr, Cls);
+  for (uint32_t X : WaitOrSignal) {
+    uint32_t K = RI[X];
+    const Shape &W = BarrierOf(K);
+    if (BlockingWait(K)) {
       AcqOf[X + 1] = Mask(W);
       // A wait on one constant barrier acquires that element only.
       int E = W && W->G == 0 ? ClassOf(W) : -1;
       ExactOf[X + 1] = E >= 0 ? uint64_t(1) << E : AcqOf[X + 1];
-    } else if (signalsBarrier(I)) {
-      SigOf[X + 1] = int8_t(ClassOf(BarrierOf(K)));
+    } else {
+      SigOf[X + 1] = int8_t(ClassOf(W));
     }
   }
   auto Is = [&](uint32_t K, uint8_t Flag) { return (FlagsOf[EvOf[K]] & Flag) != 0; };
@@ -1091,9 +1105,16 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     return Is(K, Call) ? ~uint64_t(0) : AcqOf[EvOf[K]];
   };
   auto SignalClass = [&](uint32_t K) { return int(SigOf[EvOf[K]]); };
-  EventLists Events(FF, [&](uint32_t K) {
-    return Acq(K) || Is(K, Syncs) || SignalClass(K) >= 0;
-  });
+  // The events: the role instructions that acquire, wait at a CTA
+  // barrier or signal (from the tables: most of a block's events are not).
+  EventLists Events;
+  {
+    std::vector<uint32_t> Kept;
+    for (size_t X = 0; X < RI.size(); ++X)
+      if ((FlagsOf[X + 1] & (Call | Syncs)) || AcqOf[X + 1] || SigOf[X + 1] >= 0)
+        Kept.push_back(RI[X]);
+    Events.assign(FF, Kept);
+  }
   // Visits the events after each instruction of From along the CFG (at
   // most 512 blocks; program order would cross from one role's code into
   // the next), until Visit returns false on a path.
@@ -1156,17 +1177,9 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     }
   }
   uint64_t Committed = 0;
-  for (size_t C0 = 0; C0 < Cls.size(); ++C0) {
-    if (CommitsOf[C0].empty())
-      continue;
-    Committed |= uint64_t(1) << C0;
-    WalkFrom(CommitsOf[C0], [&](uint32_t K) {
-      WaitedAfter[C0] |= Acq(K);
-      if (int R = SignalClass(K); R >= 0)
-        SignalledAfter[C0] |= uint64_t(1) << R;
-      return true;
-    });
-  }
+  for (size_t C0 = 0; C0 < Cls.size(); ++C0)
+    if (!CommitsOf[C0].empty())
+      Committed |= uint64_t(1) << C0;
   auto Windows = [&](uint64_t Of) {
     for (const auto &[WM, Waits] : WaitsOn) {
       if (!(WM & Of))
@@ -1203,16 +1216,31 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // its accumulator stages before it exits) without signalling R itself (a
   // rendezvous: tcgen05-rendezvous-ok.ptx). One-shot barriers ("TMEM
   // allocated") and stages the signaller never waits for are not checked.
+  // (The walk after F's commits only where a release of F closes no
+  // ring: 77's rings are half of its committed classes.)
   std::vector<uint64_t> Need(Cls.size(), 0);
   bool Any = false;
-  for (size_t F = 0; F < Cls.size(); ++F)
-    for (size_t R = 0; R < Cls.size(); ++R)
-      if ((Rel[F] >> R & 1) &&
-          ((Rel[R] >> F & 1) ||
-           ((WaitedAfter[F] & ~SignalledAfter[F]) >> R & 1))) {
+  for (size_t F = 0; F < Cls.size(); ++F) {
+    bool Walked = false;
+    for (size_t R = 0; R < Cls.size(); ++R) {
+      if (!(Rel[F] >> R & 1))
+        continue;
+      if (!(Rel[R] >> F & 1) && !Walked) {
+        Walked = true;
+        WalkFrom(CommitsOf[F], [&](uint32_t K) {
+          WaitedAfter[F] |= Acq(K);
+          if (int S = SignalClass(K); S >= 0)
+            SignalledAfter[F] |= uint64_t(1) << S;
+          return true;
+        });
+      }
+      if ((Rel[R] >> F & 1) ||
+          ((WaitedAfter[F] & ~SignalledAfter[F]) >> R & 1)) {
         Need[F] |= uint64_t(1) << R;
         Any = true;
       }
+    }
+  }
   if (!Any)
     return;
   // A commit of one constant barrier X, element t of an array A whose
@@ -1247,7 +1275,13 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       }
     }
   }
-  SkipRegions Skips(FF, C.skipRegions(), Events, [&](uint32_t K) {
+  // The solve's events: those that change its state, and the commits it
+  // checks (signals only mattered to the walks): more blocks are quiet.
+  EventLists Solved(Events, [&](uint32_t K) {
+    int X = Is(K, Commit) ? SignalClass(K) : -1;
+    return Acq(K) || Is(K, Syncs) || (X >= 0 && Need[size_t(X)]);
+  });
+  SkipRegions Skips(FF, C.skipRegions(), Solved, [&](uint32_t K) {
     return Skip{Acq(K), 0, Exact(K)};
   });
   struct State {
@@ -1260,7 +1294,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   uint64_t Reported = 0;
   auto Transfer = [&](uint32_t B, State &St, bool Report) {
     AcqState &S = St.Loose;
-    for (uint32_t K : Events.of(B)) {
+    for (uint32_t K : Solved.of(B)) {
       // Checked: tcgen05.commit, the MMA warp handing an accumulator (or
       // S/P) stage in tensor memory to the threads that read it. (An
       // arrive releasing a consumed stage may legitimately follow no wait
@@ -1315,7 +1349,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     return true;
   };
   auto Quiet = [&](uint32_t B, bool Report) {
-    return Events.none(B) && (Report || Skips.none(B));
+    return Solved.none(B) && (Report || Skips.none(B));
   };
   solveForward(FF, State(), Transfer, Edge, Quiet);
 }

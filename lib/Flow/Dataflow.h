@@ -91,6 +91,21 @@ public:
     }
     Start.push_back(uint32_t(Ev.size()));
   }
+  /// The events Kept (some of the function's events, in order): a rule
+  /// that picks its events from FlowFunction::RoleInsts, not from every
+  /// block's list (blocks are in order and together cover the function).
+  void assign(const FlowFunction &FF, const std::vector<uint32_t> &Kept) {
+    Start.clear();
+    Ev.assign(Kept.begin(), Kept.end());
+    Start.reserve(FF.Blocks.size() + 1);
+    size_t X = 0;
+    for (const Block &Bl : FF.Blocks) {
+      Start.push_back(uint32_t(X));
+      while (X < Kept.size() && Kept[X] < Bl.End)
+        ++X;
+    }
+    Start.push_back(uint32_t(X));
+  }
   using Range = IndexRun;
   Range of(uint32_t Block) const {
     return {Ev.data() + Start[Block], Ev.data() + Start[Block + 1]};
