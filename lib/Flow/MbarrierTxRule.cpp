@@ -17,7 +17,6 @@
 #include "Flow/FlowRules.h"
 
 #include <algorithm>
-#include <map>
 
 namespace ptxlint {
 namespace flow {
@@ -41,36 +40,30 @@ struct Entry { // 32 bytes: states copy these per block visit
 
 constexpr size_t MaxBarriers = 16;
 
-/// One entry per barrier, inline (states are copied on every block visit);
-/// only the first N are constructed, copied and read.
-struct TxEntries {
-  Entry V[MaxBarriers];
+/// One entry per tracked barrier, inline (states are copied on every block
+/// visit); only the first N are constructed, copied and read. Cap: most
+/// functions track at most 4 barriers (CUTLASS 77: 2 or 4, async-dense 4),
+/// and a solve's states are an array of one per block, so a state sized for
+/// MaxBarriers was mostly unread bytes (and cache misses) in a large kernel.
+template <size_t Cap> struct TxState {
+  Entry E[Cap];
   uint32_t N = 0;
-  TxEntries() {} // (user-provided: the entries stay unset, not zeroed)
-  TxEntries(const TxEntries &O) : N(O.N) { std::copy(O.V, O.V + N, V); }
-  TxEntries &operator=(const TxEntries &O) {
+  TxState() {} // (user-provided: the entries stay unset, not zeroed)
+  TxState(const TxState &O) : N(O.N) { std::copy(O.E, O.E + N, E); }
+  TxState &operator=(const TxState &O) {
     N = O.N;
-    std::copy(O.V, O.V + N, V);
+    std::copy(O.E, O.E + N, E);
     return *this;
   }
   void assign(size_t Count, const Entry &X) {
     N = uint32_t(Count);
-    for (size_t K = 0; K < Count; ++K)
-      V[K] = X;
+    std::fill(E, E + Count, X);
   }
-  size_t size() const { return N; }
-  Entry &operator[](size_t K) { return V[K]; }
-  const Entry &operator[](size_t K) const { return V[K]; }
-  Entry *begin() { return V; }
-  Entry *end() { return V + N; }
-};
-
-struct TxState {
-  TxEntries E;
-  TxState() {} // (user-provided: a vector of states is not zeroed first)
+  Entry *begin() { return E; }
+  Entry *end() { return E + N; }
   bool join(const TxState &O) {
     bool Changed = false;
-    for (size_t K = 0; K < E.size(); ++K) {
+    for (size_t K = 0; K < N; ++K) {
       Entry &A = E[K];
       const Entry &B = O.E[K];
       if (B.K == Entry::Absent || A.K == Entry::Unknown)
@@ -103,7 +96,8 @@ struct TxState {
 
 void runMbarrierTxRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  // The barriers: every resolved mbarrier operand, in order of appearance.
+  // The barriers: every resolved mbarrier operand, in order of appearance
+  // (the first MaxBarriers; an operation on any other is an unknown one).
   std::vector<AddrKey> Keys;
   auto KeyIndex = [&](const AddrKey &A) -> int32_t {
     if (!A.valid() || !A.OffKnown)
@@ -113,53 +107,109 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
         return int32_t(K);
     return -1;
   };
-  std::vector<std::pair<uint32_t, AddrKey>> Ops; // the mbarrier operations
+  // What the transfer below does at an mbarrier operation (None: nothing).
+  enum Act : uint8_t { None, Expect, Signal, Remote, Wait, Init };
+  auto ActOf = [](const AsyncOp &Op) {
+    if (Op.Kind == OpKind::MbarExpectTx || Op.Kind == OpKind::MbarArriveExpectTx)
+      return Expect;
+    if (Op.Kind == OpKind::AsyncStore) // (its barrier is another CTA's)
+      return Remote;
+    if (Op.Kind == OpKind::MbarCompleteTx ||
+        (Op.isCopy() && Op.Comp == Completion::Mbarrier))
+      return Signal;
+    if (Op.Kind == OpKind::MbarWait)
+      return Wait;
+    if (Op.Kind == OpKind::MbarInit)
+      return Init;
+    return None;
+  };
+  // Per instruction, what the transfer does there: a tracked barrier's
+  // operation (its index in the state, below), an operation on a barrier we
+  // cannot name (Unnamed: it may be any tracked one), nothing (Skip), or
+  // Look: a call or a base redefinition, read from the instruction (and
+  // those without a role: the events hold them for their redefinitions).
+  // Found in one pass over the instructions with a role (a large kernel's
+  // do not stay in cache), asked on every visit.
+  constexpr int8_t Unnamed = -1, Skip = -2, Look = -3;
+  std::vector<int8_t> KeyOf(FF.Insts.size(), Look);
+  struct Use {
+    uint32_t Inst;
+    int32_t Key; ///< index in Keys; -1: unresolved or past MaxBarriers
+  };
+  std::vector<Use> Ops; // the mbarrier operations the transfer acts on
   Ops.reserve(FF.RoleInsts.size()); // (one allocation, not a dozen)
   Keys.reserve(MaxBarriers);
+  uint8_t Seen[MaxBarriers] = {}; // per key: the Acts met, one bit each
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
+    bool Plain = I.Op.Kind != OpKind::Call && I.KillsBase < 0;
+    if (Plain)
+      KeyOf[RK] = Skip;
     if (I.Op.MbarOp < 0)
       continue;
-    AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
-    Ops.push_back({RK, A});
-    if (A.valid() && A.OffKnown && KeyIndex(A) < 0 && Keys.size() < MaxBarriers)
-      Keys.push_back(A);
+    AddrKey Addr = FF.address(FF.operand(I, I.Op.MbarOp));
+    int32_t X = KeyIndex(Addr);
+    if (X < 0 && Addr.valid() && Addr.OffKnown && Keys.size() < MaxBarriers) {
+      X = int32_t(Keys.size()); // (every operation's barrier counts here)
+      Keys.push_back(Addr);
+    }
+    Act A = ActOf(I.Op);
+    if (A == None)
+      continue;
+    Ops.push_back({RK, X});
+    if (X >= 0)
+      Seen[X] |= uint8_t(1u << A);
   }
-  if (Keys.empty())
+  // Only a barrier that is told to expect bytes, signalled and waited for
+  // here can be reported: the others' sums are never read, so they are not
+  // tracked and their operations are no events (CUTLASS's empty and
+  // tensor-memory barriers; most of a kernel's). Tracked[X]: the barrier's
+  // index in the state, -1 if not tracked.
+  const uint8_t Reportable = (1u << Expect) | (1u << Signal) | (1u << Wait);
+  int8_t Tracked[MaxBarriers];
+  std::vector<AddrKey> Live; // the tracked barriers
+  for (size_t X = 0; X < Keys.size(); ++X) {
+    Tracked[X] = -1;
+    if ((Seen[X] & Reportable) == Reportable) {
+      Tracked[X] = int8_t(Live.size());
+      Live.push_back(Keys[X]);
+    }
+  }
+  if (Live.empty())
     return;
-  // Per instruction: its barrier's index in Keys, -1 (unresolved, or not
-  // an mbarrier operation): found once, asked on every visit.
-  std::vector<int8_t> KeyOf(FF.Insts.size(), -1);
-  for (const auto &[RK, A] : Ops)
-    KeyOf[RK] = int8_t(KeyIndex(A));
-  std::map<std::pair<std::string_view, bool>, int32_t> Guards;
+  for (const Use &U : Ops)
+    if (U.Key < 0 || Tracked[U.Key] >= 0)
+      KeyOf[U.Inst] = U.Key < 0 ? Unnamed : Tracked[U.Key];
+  // The guards of contributions, numbered as met (0: unguarded); few.
+  std::vector<std::pair<std::string_view, bool>> Guards;
   auto GuardId = [&](const FlowInst &I) -> int32_t {
     if (!I.Guarded)
       return 0;
-    auto [It, New] = Guards.emplace(std::make_pair(FF.guard(I), I.GuardNeg),
-                                     int32_t(Guards.size() + 1));
-    return It->second;
+    std::pair<std::string_view, bool> G(FF.guard(I), I.GuardNeg);
+    auto It = std::find(Guards.begin(), Guards.end(), G);
+    if (It == Guards.end())
+      It = Guards.insert(It, G);
+    return int32_t(It - Guards.begin()) + 1;
   };
-  std::vector<char> ReportedWait(FF.Insts.size(), 0);
 
-  TxState Init;
-  Init.E.assign(Keys.size(), Entry::fresh());
-  auto AllUnknown = [](TxState &S) {
-    for (Entry &E : S.E)
+  auto AllUnknown = [](auto &S) {
+    for (Entry &E : S)
       E.K = Entry::Unknown;
   };
   // The events the transfer below acts on.
   std::vector<char> KeyBase(FF.Bases.size(), 0);
-  for (const AddrKey &A : Keys)
+  for (const AddrKey &A : Live)
     if (size_t(A.Base) < KeyBase.size())
       KeyBase[size_t(A.Base)] = 1;
   EventLists Events(FF, [&](uint32_t K) {
+    if (KeyOf[K] != Look)
+      return KeyOf[K] != Skip;
     const FlowInst &I = FF.Insts[K];
-    return I.Op.Kind == OpKind::Call || I.Op.MbarOp >= 0 ||
+    return I.Op.Kind == OpKind::Call ||
            (I.KillsBase >= 0 && (size_t(I.KillsBase) >= KeyBase.size() ||
                                  KeyBase[size_t(I.KillsBase)]));
   });
-  auto Transfer = [&](uint32_t B, TxState &S, bool Report) {
+  auto Transfer = [&](uint32_t B, auto &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
       const AsyncOp &Op = I.Op;
@@ -169,36 +219,28 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
         continue;
       }
       if (I.KillsBase >= 0)
-        for (size_t X = 0; X < Keys.size(); ++X)
-          if (Keys[X].Base == I.KillsBase)
+        for (size_t X = 0; X < Live.size(); ++X)
+          if (Live[X].Base == I.KillsBase)
             S.E[X].K = Entry::Unknown;
-      if (Op.MbarOp < 0)
-        continue;
-      bool Expect = Op.Kind == OpKind::MbarExpectTx ||
-                    Op.Kind == OpKind::MbarArriveExpectTx;
-      bool Complete = Op.Kind == OpKind::MbarCompleteTx;
-      bool Copy = Op.isCopy() && Op.Comp == Completion::Mbarrier;
-      bool Remote = Op.Kind == OpKind::AsyncStore;
-      bool Wait = Op.Kind == OpKind::MbarWait;
-      bool Init = Op.Kind == OpKind::MbarInit;
-      if (!(Expect || Complete || Copy || Remote || Wait || Init))
-        continue;
       int32_t X = KeyOf[K];
-      if (X < 0) {
+      if (X < Unnamed)
+        continue;
+      Act A = ActOf(Op);
+      if (X == Unnamed) {
         // A barrier we cannot name may be any of ours.
-        if (!Init)
+        if (A != Init)
           AllUnknown(S);
         continue;
       }
       Entry &E = S.E[size_t(X)];
-      if (Init) {
+      if (A == Init) {
         E = Entry::fresh();
         continue;
       }
-      if (Wait) {
+      if (A == Wait) {
+        // (Each block is reported once: a wait reports at most once.)
         if (Report && E.K == Entry::Known && E.HasExpect && E.HasSignal &&
-            E.Expected != E.Signalled && !ReportedWait[K] && E.ExpectAt >= 0) {
-          ReportedWait[K] = 1;
+            E.Expected != E.Signalled && E.ExpectAt >= 0) {
           const FlowInst &Ex = FF.Insts[size_t(E.ExpectAt)];
           bool Over = E.Expected > E.Signalled;
           auto D = C.diag(
@@ -221,21 +263,21 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       if (E.K == Entry::Unknown)
         continue;
       std::optional<int64_t> Bytes;
-      if (Expect || Complete) {
+      if (A == Expect || Op.Kind == OpKind::MbarCompleteTx) {
         Bytes = FF.constant(FF.operand(I, Op.BytesOp));
-      } else if (Copy && !Op.Multicast && !Op.CtaGroup2) {
+      } else if (A == Signal && !Op.Multicast && !Op.CtaGroup2) {
         if (auto V = C.copyBytes(I))
           Bytes = int64_t(*V);
       }
       int32_t Gd = GuardId(I);
       bool First = !E.HasExpect && !E.HasSignal;
-      if (!Bytes || Remote || (!First && Gd != E.Guard)) {
+      if (!Bytes || A == Remote || (!First && Gd != E.Guard)) {
         E.K = Entry::Unknown;
         continue;
       }
       E.K = Entry::Known;
       E.Guard = Gd;
-      if (Expect) {
+      if (A == Expect) {
         E.Expected += *Bytes;
         E.HasExpect = true;
         if (E.ExpectAt < 0)
@@ -248,8 +290,15 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       }
     }
   };
-  solveForward(FF, Init, Transfer, AnyEdge(),
-               [&](uint32_t B, bool) { return Events.none(B); });
+  auto Solve = [&](auto Entry0) {
+    Entry0.assign(Live.size(), Entry::fresh());
+    solveForward(FF, Entry0, Transfer, AnyEdge(),
+                 [&](uint32_t B, bool) { return Events.none(B); });
+  };
+  if (Live.size() <= 4)
+    Solve(TxState<4>());
+  else
+    Solve(TxState<MaxBarriers>());
 }
 
 } // namespace flow

@@ -35,11 +35,84 @@ struct Site {
 
 constexpr size_t MaxSites = 64;
 
+/// The sites' facts (Dataflow.h's lattice: Absent, Done, Mixed, Pending;
+/// a write here never ages), one bit per site in three masks; a site in
+/// none is Absent. 24 bytes a state where a FactVector takes 68, and a
+/// state is joined, killed or asked for pending sites in a few word
+/// operations instead of a loop over the sites.
+struct SiteFacts {
+  uint64_t Pending = 0, Done = 0, Mixed = 0;
+  uint64_t present() const { return Pending | Done | Mixed; }
+  /// joinFact() on every site: a site absent here takes O's fact, sites
+  /// with different facts become Mixed.
+  bool join(const SiteFacts &O) {
+    uint64_t Here = present(), There = O.present();
+    uint64_t Same = (Pending & O.Pending) | (Done & O.Done) | (Mixed & O.Mixed);
+    uint64_t Take = There & ~Here, Clash = Here & There & ~Same;
+    if (!(Take | (Clash & ~Mixed)))
+      return false;
+    Pending = (Pending & ~Clash) | (O.Pending & Take);
+    Done = (Done & ~Clash) | (O.Done & Take);
+    Mixed |= Clash | (O.Mixed & Take);
+    return true;
+  }
+  /// killMaybe() on the sites in Mask: present ones become Done, or, where
+  /// the kill may not run (Guarded), pending ones Mixed.
+  void kill(uint64_t Mask, bool Guarded) {
+    if (Guarded) {
+      Mixed |= Pending & Mask;
+    } else {
+      Done |= present() & Mask;
+      Mixed &= ~Mask;
+    }
+    Pending &= ~Mask;
+  }
+  void setPending(size_t X) {
+    uint64_t Bit = uint64_t(1) << X;
+    Pending |= Bit;
+    Done &= ~Bit;
+    Mixed &= ~Bit;
+  }
+  bool pending(size_t X) const { return Pending >> X & 1; }
+};
+
 bool isGenericWrite(const AsyncOp &Op) {
   return (Op.Kind == OpKind::Store || Op.Kind == OpKind::AtomRed ||
           Op.Kind == OpKind::StMatrix) &&
          (Op.Dst == Space::SharedCta || Op.Dst == Space::SharedCluster ||
           Op.Dst == Space::Generic);
+}
+
+/// What an instruction with a role is to the rule (Cls*, a bit each).
+enum : uint8_t {
+  ClsRole = 1,        ///< (every instruction with a role)
+  ClsFence = 2,       ///< fence.proxy.async covering shared memory
+  ClsRetireInit = 4,  ///< fence.mbarrier_init or a CTA barrier
+  ClsCall = 8,
+  ClsReader = 16,     ///< reads shared memory through the async proxy
+  ClsArrive = 32,     ///< mbarrier.arrive (a hand-off to another role)
+  ClsMbarCopy = 64,   ///< a bulk/tensor copy that signals an mbarrier
+  ClsKill = 128,      ///< redefines an address base
+};
+uint8_t classOf(const FlowInst &I) {
+  const AsyncOp &Op = I.Op;
+  uint8_t Cl = ClsRole;
+  if (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared)
+    Cl |= ClsFence;
+  if (Op.Kind == OpKind::FenceMbarrierInit || Op.Kind == OpKind::Barrier)
+    Cl |= ClsRetireInit;
+  if (Op.Kind == OpKind::Call)
+    Cl |= ClsCall;
+  if (Op.readsSharedAsync())
+    Cl |= ClsReader;
+  if (Op.Kind == OpKind::MbarArrive)
+    Cl |= ClsArrive;
+  if (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
+      Op.Kind != OpKind::CpAsync)
+    Cl |= ClsMbarCopy;
+  if (I.KillsBase >= 0)
+    Cl |= ClsKill;
+  return Cl;
 }
 
 /// The CTA barrier closest before instruction K in the text, not before
@@ -104,9 +177,9 @@ uint32_t issuePoint(const FlowFunction &FF, uint32_t K, uint32_t Floor) {
 
 /// The write of a site to name in a note: the closest one before the copy
 /// at K in the text (sites merge many writes), else the site's first.
-uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int32_t> &SiteOf,
+uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int8_t> &SiteOf,
                      uint32_t K, uint32_t First) {
-  int32_t Site = SiteOf[First];
+  int8_t Site = SiteOf[First];
   for (uint32_t X = K, N = 0; X > First && N < 512; ++N) {
     --X;
     if (SiteOf[X] == Site)
@@ -119,23 +192,32 @@ uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int32_t> &SiteOf,
 
 void runProxyFenceRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  // The async-proxy accesses first: their source buffers and barriers.
+  // One pass over the instructions with a role (each read once: a large
+  // kernel's do not stay in cache): what each is to the transfer below
+  // (Cls), the async-proxy accesses' source buffers and barriers, and the
+  // writes that may be sites.
+  std::vector<uint8_t> Cls(FF.Insts.size(), 0);
   std::vector<AddrKey> Sources, Barriers;
+  std::vector<uint32_t> Candidates;
   Sources.reserve(FF.RoleInsts.size()); // (a few allocations, not a dozen)
   Barriers.reserve(FF.RoleInsts.size());
+  Candidates.reserve(FF.RoleInsts.size());
   for (uint32_t RK : FF.RoleInsts) {
     const FlowInst &I = FF.Insts[RK];
-    if (I.Op.readsSharedAsync()) {
+    uint8_t Cl = classOf(I);
+    Cls[RK] = Cl;
+    if (Cl & ClsReader) {
       AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
       if (A.valid())
         Sources.push_back(A);
     }
-    if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-        I.Op.Kind != OpKind::CpAsync) {
+    if (Cl & ClsMbarCopy) {
       AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
       if (A.valid() && A.OffKnown)
         Barriers.push_back(A);
     }
+    if (I.Op.Kind == OpKind::MbarInit || isGenericWrite(I.Op))
+      Candidates.push_back(RK);
   }
   if (Sources.empty() && Barriers.empty())
     return;
@@ -147,9 +229,10 @@ void runProxyFenceRule(const FlowRuleContext &C) {
   };
   std::vector<Site> Sites;
   Sites.reserve(MaxSites);
-  std::vector<int32_t> SiteOf(FF.Insts.size(), -1);
-  for (size_t RK = 0; RK < FF.RoleInsts.size() && Sites.size() < MaxSites; ++RK) {
-    uint32_t K = FF.RoleInsts[RK];
+  // Per instruction: its site's index, -1: none (MaxSites fits a byte).
+  std::vector<int8_t> SiteOf(FF.Insts.size(), -1);
+  for (size_t RK = 0; RK < Candidates.size() && Sites.size() < MaxSites; ++RK) {
+    uint32_t K = Candidates[RK];
     const FlowInst &I = FF.Insts[K];
     if (I.Op.Kind == OpKind::MbarInit) {
       AddrKey A = FF.address(FF.operand(I, I.Op.MbarOp));
@@ -157,7 +240,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       for (const AddrKey &X : Barriers)
         Used |= X == A;
       if (A.valid() && Used) {
-        SiteOf[K] = int32_t(Sites.size());
+        SiteOf[K] = int8_t(Sites.size());
         Sites.push_back({K, true, A, 8});
       }
     } else if (isGenericWrite(I.Op)) {
@@ -166,21 +249,31 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         continue;
       // Per-thread writes into one object ("smem + tid*4 + c": offset
       // unknown) are one site: an unrolled epilogue has hundreds of them.
-      int32_t Same = -1;
+      int8_t Same = -1;
       for (size_t X = 0; X < Sites.size() && Same < 0 && !A.OffKnown; ++X)
         if (!Sites[X].Init && Sites[X].Addr == A)
-          Same = int32_t(X);
+          Same = int8_t(X);
       if (Same >= 0) {
         SiteOf[K] = Same;
       } else {
-        SiteOf[K] = int32_t(Sites.size());
+        SiteOf[K] = int8_t(Sites.size());
         Sites.push_back({K, false, A, I.Op.AccessBytes});
       }
     }
   }
   if (Sites.empty())
     return;
-  std::vector<char> ReportedAt(FF.Insts.size(), 0);
+  // The sites of each kind, one bit each (SiteFacts). An access that can
+  // only report on, or a barrier that can only retire, a kind the function
+  // lacks is no event.
+  uint64_t InitMask = 0, WriteMask = 0;
+  for (size_t X = 0; X < Sites.size(); ++X)
+    (Sites[X].Init ? InitMask : WriteMask) |= uint64_t(1) << X;
+  uint8_t Acts = ClsFence | ClsCall;
+  if (InitMask)
+    Acts |= ClsRetireInit | ClsMbarCopy;
+  if (WriteMask)
+    Acts |= ClsReader | ClsArrive;
   // Hand-offs to the async proxy in another role: the waiters of a barrier
   // then issue a bulk/tensor store (or reduction) from an object, so an
   // arrive on that barrier hands the object over. The writers' fence must
@@ -189,8 +282,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     return I.Op.readsSharedAsync() ? FF.address(FF.operand(I, I.Op.SrcOp)).Base : -1;
   });
 
-  FactVector Entry;
-  Entry.F.assign(Sites.size(), Absent);
+  SiteFacts Entry; // every site Absent
   // The events the transfer below acts on (a base redefinition only where
   // a site's address has that base).
   std::vector<char> SiteBase(FF.Bases.size(), 0);
@@ -198,45 +290,37 @@ void runProxyFenceRule(const FlowRuleContext &C) {
     if (St.Addr.Base >= 0 && size_t(St.Addr.Base) < SiteBase.size())
       SiteBase[size_t(St.Addr.Base)] = 1;
   EventLists Events(FF, [&](uint32_t K) {
-    const FlowInst &I = FF.Insts[K];
-    const AsyncOp &Op = I.Op;
-    return (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) ||
-           Op.Kind == OpKind::FenceMbarrierInit || Op.Kind == OpKind::Barrier ||
-           Op.Kind == OpKind::Call || Op.readsSharedAsync() ||
-           Op.Kind == OpKind::MbarArrive ||
-           (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
-            Op.Kind != OpKind::CpAsync) ||
-           SiteOf[K] >= 0 ||
-           (I.KillsBase >= 0 && (size_t(I.KillsBase) >= SiteBase.size() ||
-                                 SiteBase[size_t(I.KillsBase)]));
+    uint8_t Cl = Cls[K];
+    if ((Cl & Acts) || SiteOf[K] >= 0)
+      return true;
+    if ((Cl & ClsRole) && !(Cl & ClsKill))
+      return false;
+    int32_t Kills = FF.Insts[K].KillsBase; // (no role: a base redefinition)
+    return Kills >= 0 &&
+           (size_t(Kills) >= SiteBase.size() || SiteBase[size_t(Kills)]);
   });
   // Whether a write site (Init: an mbarrier.init) is pending in S: the
   // reports below need one, and most accesses meet none (their addresses
   // are then not looked up).
-  auto AnyPending = [&](const FactVector &S, bool Init) {
-    for (size_t X = 0; X < Sites.size(); ++X) // (the fact first: mostly done)
-      if (isPending(S.F[X]) && Sites[X].Init == Init)
-        return true;
-    return false;
+  auto AnyPending = [&](const SiteFacts &S, bool Init) {
+    return (S.Pending & (Init ? InitMask : WriteMask)) != 0;
   };
-  auto Transfer = [&](uint32_t B, FactVector &S, bool Report) {
+  auto Transfer = [&](uint32_t B, SiteFacts &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];
       bool G = I.Guarded;
       const AsyncOp &Op = I.Op;
-      if (Op.Kind == OpKind::FenceProxyAsync && Op.CoversShared) {
-        for (uint8_t &F : S.F)
-          F = killMaybe(F, G);
-      } else if (Op.Kind == OpKind::FenceMbarrierInit ||
-                 Op.Kind == OpKind::Barrier) {
-        for (size_t X = 0; X < Sites.size(); ++X)
-          if (Sites[X].Init)
-            S.F[X] = killMaybe(S.F[X], G);
-      } else if (Op.Kind == OpKind::Call && C.callHasEffects(I)) {
-        for (uint8_t &F : S.F)
-          F = killMaybe(F, false);
+      // (Each block is reported once: an access reports at most once.)
+      bool Reported = false;
+      uint8_t Cl = Cls[K];
+      if (Cl & ClsFence) {
+        S.kill(~uint64_t(0), G);
+      } else if (Cl & ClsRetireInit) {
+        S.kill(InitMask, G);
+      } else if ((Cl & ClsCall) && C.callHasEffects(I)) {
+        S.kill(~uint64_t(0), false);
       }
-      if (Report && !ReportedAt[K] && Op.readsSharedAsync() && AnyPending(S, false)) {
+      if (Report && (Cl & ClsReader) && AnyPending(S, false)) {
         AddrKey Src = FF.address(FF.operand(I, Op.SrcOp));
         uint64_t Bytes = C.copyBytes(I).value_or(0);
         // A definite overlap is an error; a write into the same shared
@@ -245,7 +329,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         int32_t Definite = -1, Maybe = -1;
         for (size_t X = 0; X < Sites.size() && Definite < 0; ++X) {
           const Site &St = Sites[X];
-          if (St.Init || !isPending(S.F[X]))
+          if (St.Init || !S.pending(X))
             continue;
           if (FF.definitelyOverlap(St.Addr, St.Bytes, Src, Bytes))
             Definite = int32_t(X);
@@ -253,7 +337,7 @@ void runProxyFenceRule(const FlowRuleContext &C) {
             Maybe = int32_t(X);
         }
         if (Definite >= 0 || Maybe >= 0) {
-          ReportedAt[K] = 1;
+          Reported = true;
           const Site &St = Sites[size_t(Definite >= 0 ? Definite : Maybe)];
           auto D = Definite >= 0
                        ? C.diag(rules::FlowMissingProxyFence, I.Range,
@@ -283,15 +367,15 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           }
         }
       }
-      if (Report && Op.Kind == OpKind::MbarArrive && !ReportedAt[K] &&
+      if (Report && (Cl & ClsArrive) && !Reported &&
           AnyPending(S, false)) {
         AddrKey Bar = FF.localBarrier(K);
         for (size_t X = 0; X < Sites.size() && Bar.valid(); ++X) {
           const Site &St = Sites[X];
-          if (St.Init || ReportedAt[K] || !isPending(S.F[X]) ||
+          if (St.Init || !S.pending(X) ||
               !Readers.binds(Bar, St.Addr.Base))
             continue;
-          ReportedAt[K] = 1;
+          Reported = true;
           uint32_t Wr = lastWriteOf(FF, SiteOf, K, St.Inst);
           auto D = C.likely(rules::FlowMissingProxyFence, I.Range,
                             "this mbarrier.arrive hands shared memory written "
@@ -308,15 +392,12 @@ void runProxyFenceRule(const FlowRuleContext &C) {
           break;
         }
       }
-      if (Report && !ReportedAt[K] && Op.isCopy() &&
-          Op.Comp == Completion::Mbarrier && Op.Kind != OpKind::CpAsync &&
-          AnyPending(S, true)) {
+      if (Report && !Reported && (Cl & ClsMbarCopy) && AnyPending(S, true)) {
         AddrKey Bar = FF.address(FF.operand(I, Op.MbarOp));
         for (size_t X = 0; X < Sites.size(); ++X) {
           const Site &St = Sites[X];
-          if (!St.Init || !isPending(S.F[X]) || !(St.Addr == Bar))
+          if (!St.Init || !S.pending(X) || !(St.Addr == Bar))
             continue;
-          ReportedAt[K] = 1;
           C.diag(rules::FlowMbarrierInitUnfenced, I.Range,
                  "this copy signals an mbarrier whose mbarrier.init is not "
                  "made visible to the async proxy")
@@ -327,11 +408,11 @@ void runProxyFenceRule(const FlowRuleContext &C) {
         }
       }
       if (SiteOf[K] >= 0)
-        S.F[size_t(SiteOf[K])] = pending(0);
+        S.setPending(size_t(SiteOf[K]));
       if (I.KillsBase >= 0)
         for (size_t X = 0; X < Sites.size(); ++X)
           if (Sites[X].Addr.Base == I.KillsBase)
-            S.F[X] = killMaybe(S.F[X], false);
+            S.kill(uint64_t(1) << X, false);
     }
   };
   solveForward(FF, Entry, Transfer, AnyEdge(),

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <functional>
 #include <string>
 
@@ -117,45 +118,41 @@ TEST_CASE("a repeated instruction is checked against its own function's names") 
 }
 
 namespace {
-/// Five kernels of one instruction and the declarations Decls(K) (K from 1),
-/// and the diagnostics of linting them.
-std::pair<std::string, ptxlint::LintResult>
-fiveKernels(const std::string &Insn, const std::function<std::string(int)> &Decls) {
+/// Lints five kernels of the instruction Insn, kernel K with the
+/// declarations Decls(K), and describes the one diagnostic: its code, the
+/// text under it and its kernel ("O206 'buf' in k4"); "" if not just one.
+std::string onlyDiagnostic(const std::string &Insn,
+                           const std::function<std::string(int)> &Decls) {
   std::string Text = ".version 8.8\n.target sm_100a\n.address_size 64\n";
   for (int K = 1; K <= 5; ++K)
     Text += ".visible .entry k" + std::to_string(K) + "()\n{\n" + Decls(K) + "  " + Insn +
             "\n  ret;\n}\n";
   ptxlint::LintResult R = ptxlint::lint(ptxlint::SourceBuffer("repeated.ptx", Text));
-  return {Text, std::move(R)};
+  if (R.Diagnostics.size() != 1)
+    return "";
+  const ptxlint::Diagnostic &D = R.Diagnostics[0];
+  size_t Kernel = Text.rfind(".entry k", D.Range.Begin) + std::strlen(".entry ");
+  return D.Code + " '" + Text.substr(D.Range.Begin, D.Range.End - D.Range.Begin) + "' in " +
+         Text.substr(Kernel, 2);
 }
 } // namespace
 
 TEST_CASE("a repeated instruction's other names are looked up where its registers are the same") {
   // Every kernel declares the same registers (so a replay need not look
   // them up again), and k4's buf is in another state space.
-  auto [Text, R] = fiveKernels(
-      "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 16;", [](int K) {
-        return std::string("  .reg .b64 %rd<4>;\n  ") + (K == 4 ? ".global" : ".shared") +
-               " .align 16 .b8 buf[64];\n";
-      });
-  REQUIRE(R.Diagnostics.size() == 1);
-  const ptxlint::Diagnostic &D = R.Diagnostics[0];
-  CHECK(D.Code == "O206");
-  CHECK(D.Range.Begin > Text.find("k4()"));
-  CHECK(D.Range.Begin < Text.find("k5()"));
+  CHECK(onlyDiagnostic("cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 16;",
+                       [](int K) {
+                         return std::string("  .reg .b64 %rd<4>;\n  ") +
+                                (K == 4 ? ".global" : ".shared") + " .align 16 .b8 buf[64];\n";
+                       }) == "O206 'buf' in k4");
 }
 
 TEST_CASE("a repeated instruction's registers are looked up where they are declared otherwise") {
   // k4 declares the same register names as the others, of another type.
-  auto [Text, R] = fiveKernels(
-      "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%rd2], %r1;", [](int K) {
-        return std::string("  .reg .b64 %rd<4>;\n  .reg ") + (K == 4 ? ".b64" : ".b32") +
-               " %r<4>;\n";
-      });
-  REQUIRE(R.Diagnostics.size() == 1);
-  const ptxlint::Diagnostic &D = R.Diagnostics[0];
-  CHECK(D.Code == "O203");
-  CHECK(Text.substr(D.Range.Begin, D.Range.End - D.Range.Begin) == "%r1");
-  CHECK(D.Range.Begin > Text.find("k4()"));
-  CHECK(D.Range.Begin < Text.find("k5()"));
+  CHECK(onlyDiagnostic("cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%rd2], %r1;",
+                       [](int K) {
+                         return std::string("  .reg .b64 %rd<4>;\n  .reg ") +
+                                (K == 4 ? ".b64" : ".b32") + " %r<4>;\n";
+                       }) == "O203 '%r1' in k4");
 }
+

@@ -33,6 +33,29 @@ std::vector<std::string> codes(const std::string &Src, LintOptions Opts = {}) {
 
 using Codes = std::vector<std::string>;
 
+/// The first function of kernel(Body), built for the solver's tests.
+struct BuiltKernel {
+  SourceBuffer Buf;
+  DiagnosticEngine Diags;
+  Module M;
+  SymbolTable ST;
+  FlowFunction FF;
+  explicit BuiltKernel(const std::string &Body)
+      : Buf("t.ptx", kernel(Body)), M(parseModule(Buf, Diags)), ST(M),
+        FF(M, ST, 0) {}
+};
+
+/// A count of events joined by its maximum.
+struct MaxCount {
+  unsigned N = 0;
+  bool join(const MaxCount &O) {
+    if (O.N <= N)
+      return false;
+    N = O.N;
+    return true;
+  }
+};
+
 } // namespace
 
 TEST_CASE("fact lattice: Absent is neutral, disagreement is Mixed") {
@@ -79,32 +102,20 @@ TEST_CASE("fact vectors join fact by fact, and say whether anything changed") {
 
 TEST_CASE("solver: a loop converges and visits every reached block once in "
           "the report pass") {
-  SourceBuffer Buf("t.ptx", kernel(" mov.u32 %r1, 0;\n"
-                                   "$L:\n"
-                                   " cp.async.commit_group;\n"
-                                   " add.s32 %r1, %r1, 1;\n"
-                                   " setp.lt.u32 %p1, %r1, 4;\n"
-                                   " @%p1 bra $L;\n"
-                                   " ret;\n"
-                                   " ret;\n"));
-  DiagnosticEngine Diags;
-  Module M = parseModule(Buf, Diags);
-  SymbolTable ST(M);
-  FlowFunction FF(M, ST, 0);
+  BuiltKernel Built(" mov.u32 %r1, 0;\n"
+                    "$L:\n"
+                    " cp.async.commit_group;\n"
+                    " add.s32 %r1, %r1, 1;\n"
+                    " setp.lt.u32 %p1, %r1, 4;\n"
+                    " @%p1 bra $L;\n"
+                    " ret;\n"
+                    " ret;\n");
+  const FlowFunction &FF = Built.FF;
   REQUIRE(FF.Analyzable);
   // A saturating counter of commits: it grows around the loop until the cap.
-  struct Count {
-    unsigned N = 0;
-    bool join(const Count &O) {
-      if (O.N <= N)
-        return false;
-      N = O.N;
-      return true;
-    }
-  };
   std::vector<unsigned> Reported(FF.Blocks.size(), 0);
   std::vector<unsigned> Seen(FF.Blocks.size(), 0);
-  bool Ok = solveForward(FF, Count{}, [&](uint32_t B, Count &S, bool Report) {
+  bool Ok = solveForward(FF, MaxCount{}, [&](uint32_t B, MaxCount &S, bool Report) {
     for (uint32_t K = FF.Blocks[B].Begin; K < FF.Blocks[B].End; ++K)
       if (FF.Insts[K].Op.Kind == OpKind::CpAsyncCommit && S.N < 5)
         ++S.N;
@@ -121,22 +132,19 @@ TEST_CASE("solver: a loop converges and visits every reached block once in "
 
 TEST_CASE("solver: a block outside every loop is visited once, its report; "
           "blocks are reported in order") {
-  SourceBuffer Buf("t.ptx", kernel(" mov.u32 %r1, 0;\n"
-                                   " setp.eq.u32 %p2, %r1, 0;\n"
-                                   " @%p2 bra $M;\n"
-                                   " cp.async.commit_group;\n"
-                                   "$M:\n"
-                                   " cp.async.commit_group;\n"
-                                   "$L:\n"
-                                   " add.s32 %r1, %r1, 1;\n"
-                                   " setp.lt.u32 %p1, %r1, 4;\n"
-                                   " @%p1 bra $L;\n"
-                                   " cp.async.commit_group;\n"
-                                   " ret;\n"));
-  DiagnosticEngine Diags;
-  Module M = parseModule(Buf, Diags);
-  SymbolTable ST(M);
-  FlowFunction FF(M, ST, 0);
+  BuiltKernel Built(" mov.u32 %r1, 0;\n"
+                    " setp.eq.u32 %p2, %r1, 0;\n"
+                    " @%p2 bra $M;\n"
+                    " cp.async.commit_group;\n"
+                    "$M:\n"
+                    " cp.async.commit_group;\n"
+                    "$L:\n"
+                    " add.s32 %r1, %r1, 1;\n"
+                    " setp.lt.u32 %p1, %r1, 4;\n"
+                    " @%p1 bra $L;\n"
+                    " cp.async.commit_group;\n"
+                    " ret;\n");
+  const FlowFunction &FF = Built.FF;
   REQUIRE(FF.Analyzable);
   // [mov setp bra] [commit] [$M: commit] [$L: loop] [commit ret]
   REQUIRE(FF.Blocks.size() == 5);
@@ -144,19 +152,10 @@ TEST_CASE("solver: a block outside every loop is visited once, its report; "
   for (const Block &Bl : FF.Blocks)
     Spanned.push_back(Bl.InLoopSpan);
   CHECK(Spanned == std::vector<bool>{false, false, false, true, false});
-  struct Count {
-    unsigned N = 0;
-    bool join(const Count &O) {
-      if (O.N <= N)
-        return false;
-      N = O.N;
-      return true;
-    }
-  };
   std::vector<unsigned> Visits(FF.Blocks.size(), 0);
   std::vector<uint32_t> Order;
   std::vector<unsigned> Seen(FF.Blocks.size(), 0);
-  bool Ok = solveForward(FF, Count{}, [&](uint32_t B, Count &S, bool Report) {
+  bool Ok = solveForward(FF, MaxCount{}, [&](uint32_t B, MaxCount &S, bool Report) {
     ++Visits[B];
     for (uint32_t K = FF.Blocks[B].Begin; K < FF.Blocks[B].End; ++K)
       if (FF.Insts[K].Op.Kind == OpKind::CpAsyncCommit)
