@@ -1045,21 +1045,23 @@ void runStageAcquireRule(const FlowRuleContext &C) {
   // a signal signals (-1: none).
   // And what else the solve and the walks ask of it (Call: a call that
   // may wait on our behalf; Syncs: a CTA barrier that waits; Commit:
-  // tcgen05.commit), so that they read these tables alone, not the
-  // instructions (most events are register definitions of no role).
-  enum : uint8_t { Call = 1, Syncs = 2, Commit = 4 };
+  // tcgen05.commit; Releases: releasesStage), so that they read these
+  // tables alone, not the instructions (most events are register
+  // definitions of no role).
+  enum : uint8_t { Call = 1, Syncs = 2, Commit = 4, Releases = 8 };
   std::vector<uint64_t> AcqOf(RI.size() + 1, 0); // [0]: not a role instruction
   std::vector<uint64_t> ExactOf(RI.size() + 1, 0);
   std::vector<int8_t> SigOf(RI.size() + 1, -1);
   std::vector<uint8_t> FlagsOf(RI.size() + 1, 0);
   std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
   // One pass over the instructions (each read once): the classes, the
-  // flags, and the blocking waits and the signals, whose classes are
-  // found once every class is known.
+  // flags, and the blocking waits and the signals, whose masks are found
+  // once every class is known (with the class the pass found: -2, none
+  // found, look it up).
   auto BlockingWait = [&](uint32_t K) {
     return FF.Insts[K].Op.Kind == OpKind::MbarWait && Facts.blocks(K);
   };
-  std::vector<uint32_t> WaitOrSignal;
+  std::vector<std::pair<uint32_t, int>> WaitOrSignal;
   for (size_t X = 0; X < RI.size(); ++X) {
     uint32_t K = RI[X];
     EvOf[K] = uint32_t(X + 1);
@@ -1071,33 +1073,44 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       FlagsOf[X + 1] = Syncs;
     else if (I.Op.Kind == OpKind::MmaCommitArrive)
       FlagsOf[X + 1] = Commit;
+    if (releasesStage(I))
+      FlagsOf[X + 1] |= Releases;
     bool Signals = signalsBarrier(I);
+    int Own = -2;
+    if (I.Op.MbarOp >= 0) {
+      const Shape &A = BarrierOf(K);
+      Arr.add(A);
+      // Only addresses in a known shared symbol: one barrier spelled from
+      // an opaque register ("%r775 + 24") would be a class of its own.
+      if (A && A->Base >= 0 && (I.Op.Kind == OpKind::MbarWait || Signals)) {
+        Own = ClassOf(A);
+        if (Own < 0) {
+          if (Cls.size() == MaxClasses)
+            return; // too many to tell apart: silent
+          Own = int(Cls.size());
+          Cls.push_back(*A);
+        }
+      }
+    }
     if (BlockingWait(K) || Signals)
-      WaitOrSignal.push_back(uint32_t(X));
-    if (I.Op.MbarOp < 0)
-      continue;
-    const Shape &A = BarrierOf(K);
-    Arr.add(A);
-    // Only addresses in a known shared symbol: one barrier spelled from an
-    // opaque register ("%r775 + 24") would be a class of its own.
-    if (!A || A->Base < 0 || !(I.Op.Kind == OpKind::MbarWait || Signals) ||
-        ClassOf(A) >= 0)
-      continue;
-    if (Cls.size() == MaxClasses)
-      return; // too many to tell apart: silent
-    Cls.push_back(*A);
+      WaitOrSignal.push_back({uint32_t(X), Own});
   }
   auto Mask = classesOf(Arr, Cls);
-  for (uint32_t X : WaitOrSignal) {
+  std::vector<uint64_t> MaskOfClass(Cls.size(), 0); // 0: not found yet
+  for (auto [X, Own] : WaitOrSignal) {
     uint32_t K = RI[X];
     const Shape &W = BarrierOf(K);
+    int Class = Own != -2 ? Own : ClassOf(W);
     if (BlockingWait(K)) {
-      AcqOf[X + 1] = Mask(W);
+      if (Class < 0)
+        AcqOf[X + 1] = Mask(W);
+      else if (!(AcqOf[X + 1] = MaskOfClass[size_t(Class)]))
+        AcqOf[X + 1] = MaskOfClass[size_t(Class)] = Mask(W);
       // A wait on one constant barrier acquires that element only.
-      int E = W && W->G == 0 ? ClassOf(W) : -1;
+      int E = W && W->G == 0 ? Class : -1;
       ExactOf[X + 1] = E >= 0 ? uint64_t(1) << E : AcqOf[X + 1];
     } else {
-      SigOf[X + 1] = int8_t(ClassOf(W));
+      SigOf[X + 1] = int8_t(Class);
     }
   }
   auto Is = [&](uint32_t K, uint8_t Flag) { return (FlagsOf[EvOf[K]] & Flag) != 0; };
@@ -1171,8 +1184,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
       if (It == WaitsOn.end())
         It = WaitsOn.insert(WaitsOn.end(), {WM, {}});
       It->second.push_back(RI[X]);
-    } else if (SigOf[X + 1] >= 0 &&
-               FF.Insts[RI[X]].Op.Kind == OpKind::MmaCommitArrive) {
+    } else if (SigOf[X + 1] >= 0 && (FlagsOf[X + 1] & Commit)) {
       CommitsOf[size_t(SigOf[X + 1])].push_back(RI[X]);
     }
   }
@@ -1188,7 +1200,7 @@ void runStageAcquireRule(const FlowRuleContext &C) {
         if (Acq(K) & WM)
           return false;
         int R = SignalClass(K);
-        if (R >= 0 && !releasesStage(FF.Insts[K]))
+        if (R >= 0 && !Is(K, Releases))
           R = -1;
         if (R < 0 || (WM >> R & 1))
           return true;
@@ -1281,6 +1293,28 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     int X = Is(K, Commit) ? SignalClass(K) : -1;
     return Acq(K) || Is(K, Syncs) || (X >= 0 && Need[size_t(X)]);
   });
+  // Only the blocks from which a checked commit can be reached matter (a
+  // state reaches a commit along these alone): the solve does not enter
+  // the others, in a warp-specialized kernel the code of the roles that
+  // do not commit (most of 77's blocks).
+  size_t NB = FF.Blocks.size();
+  std::vector<char> Leads(NB, 0); // a checked commit is reachable from it
+  for (uint32_t B = 0; B < NB; ++B)
+    for (uint32_t K : Solved.of(B))
+      if (Is(K, Commit))
+        Leads[B] = 1; // (the solve's commits are the checked ones)
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t B = NB; B-- > 0;) {
+      if (Leads[B])
+        continue;
+      for (uint32_t S : FF.Blocks[B].Succs)
+        if (Leads[S])
+          Leads[B] = Changed = true;
+    }
+  }
+  if (NB == 0 || !Leads[0])
+    return;
   SkipRegions Skips(FF, C.skipRegions(), Solved, [&](uint32_t K) {
     return Skip{Acq(K), 0, Exact(K)};
   });
@@ -1346,10 +1380,21 @@ void runStageAcquireRule(const FlowRuleContext &C) {
     St.Loose.May |= Sk.Acq;
     St.Exact.One |= Sk.Exact;
     St.Exact.May |= Sk.Exact;
-    return true;
+    return Leads[FF.Blocks[P].Succs[X]] != 0;
   };
+  // (A block quiet in the fixpoint hands its state to every successor
+  // without Edge: not one with a successor that leads nowhere.)
   auto Quiet = [&](uint32_t B, bool Report) {
-    return Solved.none(B) && (Report || Skips.none(B));
+    if (!Solved.none(B))
+      return false;
+    if (Report)
+      return true;
+    if (!Skips.none(B))
+      return false;
+    for (uint32_t S : FF.Blocks[B].Succs)
+      if (!Leads[S])
+        return false;
+    return true;
   };
   solveForward(FF, State(), Transfer, Edge, Quiet);
 }

@@ -209,12 +209,27 @@ template <typename Pred>
 void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
                    const std::vector<uint32_t> &Selected, size_t From,
                    size_t To, Pred Want, StageDiags &Into) {
-  for (size_t X = From; X < To; ++X) {
+  auto NextWanted = [&](size_t X) {
+    while (X < To && !Want(Selected[X]))
+      ++X;
+    return X;
+  };
+  // While K parses, the lexer memo's slot of the next statement parsed
+  // loads (its text hashed), and the text of the one after it: each is the
+  // batch's first read of that text, a cache miss. The next ones are those
+  // parsed, past those not wanted (CUTLASS kernels interleave their
+  // instructions with the inline-asm blocks' .reg lines, and an instruction
+  // after one was hashed with its text's miss in the way).
+  size_t X = NextWanted(From);
+  size_t After = X < To ? NextWanted(X + 1) : To;
+  while (X < To) {
     uint32_t K = Selected[X];
-    if (!Want(K))
-      continue;
-    if (X + 1 < To && Want(Selected[X + 1])) // its lookup loads while K parses
-      Parser.prefetch(Selected[X + 1]);
+    X = After;
+    After = X < To ? NextWanted(X + 1) : To;
+    if (After < To)
+      Parser.prefetchText(Selected[After]);
+    if (X < To)
+      Parser.prefetch(Selected[X]);
     Parser.parse(K);
     Into.collect(Scratch, K);
   }

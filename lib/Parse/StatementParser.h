@@ -31,6 +31,10 @@ public:
   /// for a caller that knows the statement after the one it parses (see
   /// FastLexer::prefetch).
   void prefetch(uint32_t Index);
+  /// Starts loading the text of statement Index, for a caller that knows a
+  /// statement parse() will see two calls later (prefetch() then hashes it
+  /// without waiting for it).
+  void prefetchText(uint32_t Index);
 
   /// How many instructions were built straight from their tokens so far.
   size_t directlyBuilt() const;
