@@ -504,12 +504,7 @@ std::string_view guardName(std::string_view Text, bool &Neg) {
   Neg = K < Text.size() && Text[K] == '!';
   if (Neg)
     ++K;
-  while (K < Text.size() && isSpace(Text[K]))
-    ++K;
-  size_t B = K;
-  while (K < Text.size() && isIdentChar(Text[K]))
-    ++K;
-  return Text.substr(B, K - B);
+  return nameAfterSpaces(Text, K);
 }
 } // namespace
 

@@ -79,12 +79,7 @@ void splitTop(std::string_view S, bool Bar, Fn &&Piece) {
 /// The second predicate of "setp ... p|q": J is at the '|' and moves past q.
 std::string_view predicateAfterBar(std::string_view Rest, size_t &J) {
   ++J;
-  while (J < Rest.size() && isSpace(Rest[J]))
-    ++J;
-  size_t C = J;
-  while (J < Rest.size() && isIdentChar(Rest[J]))
-    ++J;
-  return Rest.substr(C, J - C);
+  return nameAfterSpaces(Rest, J);
 }
 
 /// Calls Name(E) for each element of a vector operand's inside ("%r1, %r2")

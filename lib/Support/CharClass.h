@@ -9,6 +9,7 @@
 #define PTXLINT_SUPPORT_CHARCLASS_H
 
 #include <cstdint>
+#include <string_view>
 
 namespace ptxlint {
 namespace charclass {
@@ -49,6 +50,17 @@ inline bool isIdentChar(char C) { return charclass::is(C, charclass::IdentChar);
 inline bool isSpace(char C) { return charclass::is(C, charclass::Space); }
 inline bool isDigit(char C) { return charclass::is(C, charclass::Digit); }
 inline bool isWordChar(char C) { return charclass::is(C, charclass::WordChar); }
+
+/// Skips the spaces at T[K...], then reads the name there (identifier
+/// bytes, possibly none); K moves past both.
+inline std::string_view nameAfterSpaces(std::string_view T, size_t &K) {
+  while (K < T.size() && isSpace(T[K]))
+    ++K;
+  size_t B = K;
+  while (K < T.size() && isIdentChar(T[K]))
+    ++K;
+  return T.substr(B, K - B);
+}
 
 } // namespace ptxlint
 #endif
