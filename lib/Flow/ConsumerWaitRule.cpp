@@ -663,7 +663,9 @@ private:
 
 void runConsumerWaitRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  if (!(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
+  bool HasFill = std::any_of(FF.RoleInsts.begin(), FF.RoleInsts.end(),
+                             [&](uint32_t K) { return fillsOnBarrier(FF.Insts[K]); });
+  if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
     return;
   BarrierFacts &Facts = C.barriers();
   auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
@@ -676,39 +678,17 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
         return int(X);
     return -1;
   };
-  // One pass over the role instructions (each record read once, as in
-  // runStageAcquireRule): the full classes, and the waits, fills and arms
-  // that bind the pairs below (with a fill's class; -2: not found yet).
-  const std::vector<uint32_t> &RI = FF.RoleInsts;
-  struct WaitOrArm {
-    uint32_t X; ///< index into RI
-    int Class;
-  };
-  std::vector<WaitOrArm> WaitsAndArms;
-  WaitsAndArms.reserve(RI.size()); // (one allocation: most functions stop below)
-  for (size_t X = 0; X < RI.size(); ++X) {
-    uint32_t K = RI[X];
-    const FlowInst &I = FF.Insts[K];
-    bool Fills = fillsOnBarrier(I);
-    if (I.Op.Kind != OpKind::MbarWait && !armsOrFills(I))
-      continue;
-    WaitsAndArms.push_back({uint32_t(X), -2});
-    if (!Fills)
+  for (uint32_t K : FF.RoleInsts) {
+    if (!fillsOnBarrier(FF.Insts[K]))
       continue;
     const Shape &A = BarrierOf(K);
-    int F = A ? ClassOf(A) : -1;
-    if (A && F < 0) {
-      if (Full.size() == MaxClasses)
-        return; // too many to tell apart: silent
-      F = int(Full.size());
-      Full.push_back(*A);
-      FirstFill.push_back(K);
-    }
-    WaitsAndArms.back().Class = F;
+    if (!A || ClassOf(A) >= 0)
+      continue;
+    if (Full.size() == MaxClasses)
+      return; // too many to tell apart: silent
+    Full.push_back(*A);
+    FirstFill.push_back(K);
   }
-  // (No full class: no wait binds a pair below.)
-  if (Full.empty())
-    return;
   // Producer acquires: a wait on E, then (before the next wait) a fill or
   // an expect_tx on full class F binds the release of E to F.
   struct Pair {
@@ -716,8 +696,8 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     uint64_t FullMask;
   };
   std::vector<Pair> Pairs;
-  for (size_t W = 0; W < WaitsAndArms.size(); ++W) {
-    uint32_t X = WaitsAndArms[W].X;
+  const std::vector<uint32_t> &RI = FF.RoleInsts;
+  for (size_t X = 0; X < RI.size(); ++X) {
     if (FF.Insts[RI[X]].Op.Kind != OpKind::MbarWait)
       continue;
     const Shape &E = BarrierOf(RI[X]);
@@ -728,19 +708,19 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     // same stride (a ring's FULL[s]); a one-shot load issued in the same
     // window (FA3's Q after the first K slot) is not released by that ring.
     int First = -1, FirstSame = -1;
-    for (size_t V = W + 1; V < WaitsAndArms.size() && WaitsAndArms[V].X < X + 64; ++V) {
-      WaitOrArm &A = WaitsAndArms[V];
-      if (FF.Insts[RI[A.X]].Op.Kind == OpKind::MbarWait)
+    for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {
+      const FlowInst &I = FF.Insts[RI[Y]];
+      if (I.Op.Kind == OpKind::MbarWait)
         break;
-      if (A.Class == -2)
-        A.Class = ClassOf(BarrierOf(RI[A.X]));
-      int F = A.Class;
-      if (F < 0)
-        continue;
-      if (First < 0)
-        First = F;
-      if (FirstSame < 0 && Full[size_t(F)].G == E->G)
-        FirstSame = F;
+      if (armsOrFills(I)) {
+        int F = ClassOf(BarrierOf(RI[Y]));
+        if (F < 0)
+          continue;
+        if (First < 0)
+          First = F;
+        if (FirstSame < 0 && Full[size_t(F)].G == E->G)
+          FirstSame = F;
+      }
     }
     int Pick = FirstSame >= 0 ? FirstSame : First;
     if (Pick < 0)
@@ -762,10 +742,33 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   for (uint32_t K : RI)
     if (FF.Insts[K].Op.MbarOp >= 0)
       Arr.add(BarrierOf(K));
+  // Where fills write (cp.async handed to a barrier: the cp.async
+  // destinations): a read of another shared symbol (a TMEM address, a
+  // scheduler's flag) cannot see a fill's bytes.
+  std::vector<int32_t> FillBases;
+  bool FillsResolved = true;
+  const bool CpAsyncFills = FF.has(OpKind::CpAsyncMbarrierArrive);
+  for (uint32_t K : RI) {
+    const FlowInst &I = FF.Insts[K];
+    if (!(fillsOnBarrier(I) && I.Op.DstOp >= 0) &&
+        !(CpAsyncFills && I.Op.Kind == OpKind::CpAsync))
+      continue;
+    AddrKey D = FF.address(FF.operand(I, I.Op.DstOp));
+    FillsResolved &= D.valid();
+    if (D.valid() &&
+        std::find(FillBases.begin(), FillBases.end(), D.Base) == FillBases.end())
+      FillBases.push_back(D.Base);
+  }
+  auto Unfilled = [&](const FlowInst &I) {
+    if (!FillsResolved)
+      return false;
+    AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
+    return A.valid() && FF.isSharedBase(A.Base) &&
+           std::find(FillBases.begin(), FillBases.end(), A.Base) == FillBases.end();
+  };
 
-  // Per event: the classes a wait acquires, a release clears. Only the
-  // role instructions that do something here have a record (most do
-  // not); EvOf gives an instruction's (0: none, a zero record).
+  // Per role instruction: the classes a wait acquires, a release clears.
+  // (Indexed through EvOf: 4 bytes per instruction, not 34.)
   struct EventInfo {
     uint64_t Acquires = 0, Releases = 0;
     uint64_t NotAcquired = 0;   ///< read: classes not surely waited on
@@ -777,35 +780,19 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     /// finding every load's address first was ~8 % of the rule on FA3.
     bool IfFilled = false;
   };
-  std::vector<EventInfo> Info(1); // [0]: not an event
+  std::vector<EventInfo> Info(RI.size() + 1); // [0]: not an event
   std::vector<uint32_t> EvOf(FF.Insts.size(), 0);
+  for (size_t X = 0; X < RI.size(); ++X)
+    EvOf[RI[X]] = uint32_t(X + 1);
   auto At = [&](uint32_t K) -> EventInfo & { return Info[EvOf[K]]; };
-  // Where fills write (cp.async handed to a barrier: the cp.async
-  // destinations): a read of another shared symbol (a TMEM address, a
-  // scheduler's flag) cannot see a fill's bytes.
-  std::vector<int32_t> FillBases;
-  bool FillsResolved = true;
-  const bool CpAsyncFills = FF.has(OpKind::CpAsyncMbarrierArrive);
   auto FullOf = classesOf(Arr, Full);
-  // The second and last pass over the role instructions: the fills'
-  // destinations, each instruction's record, the event lists.
-  std::vector<uint32_t> Kept;
   for (uint32_t K : RI) {
     const FlowInst &I = FF.Insts[K];
-    if ((fillsOnBarrier(I) && I.Op.DstOp >= 0) ||
-        (CpAsyncFills && I.Op.Kind == OpKind::CpAsync)) {
-      AddrKey D = FF.address(FF.operand(I, I.Op.DstOp));
-      FillsResolved &= D.valid();
-      if (D.valid() &&
-          std::find(FillBases.begin(), FillBases.end(), D.Base) == FillBases.end())
-        FillBases.push_back(D.Base);
-    }
-    EventInfo E;
     switch (I.Op.Kind) {
     case OpKind::MbarWait: {
       if (!Facts.blocks(K))
         break; // a probe
-      E.Acquires = FullOf(BarrierOf(K));
+      At(K).Acquires |= FullOf(BarrierOf(K));
       break;
     }
     case OpKind::MbarArrive:
@@ -814,59 +801,48 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
       // whose acquires the producer unrolled into constant stages) of the
       // pairs of its elements. (Not of an array a constant barrier may
       // belong to: 77's TMEM hand-off barriers sit past its rings.)
-      const Shape &A = BarrierOf(K);
+      const Shape &E = BarrierOf(K);
       for (const Pair &P : Pairs)
-        if (sameShape(A, P.Empty))
-          E.Releases |= P.FullMask;
-      if (!E.Releases && A)
+        if (sameShape(E, P.Empty))
+          At(K).Releases |= P.FullMask;
+      if (!At(K).Releases && E)
         for (const Pair &P : Pairs)
-          if (Arr.isElement(P.Empty, *A))
-            E.Releases |= P.FullMask;
+          if (Arr.isElement(P.Empty, *E))
+            At(K).Releases |= P.FullMask;
       break;
     }
     case OpKind::Barrier:
       // FA3: one warp of a warpgroup waits, a named barrier releases the
       // others (bar.arrive does not wait).
-      E.Syncs = I.Head.find(".arrive") == std::string_view::npos;
+      At(K).Syncs = I.Head.find(".arrive") == std::string_view::npos;
       break;
     case OpKind::Call:
       if (C.callHasEffects(I))
-        E.Acquires = ~uint64_t(0); // it may wait on our behalf
+        At(K).Acquires = ~uint64_t(0); // it may wait on our behalf
       break;
     case OpKind::DescriptorRead:
-      E.IsRead = 1;
+      At(K).IsRead = 1;
       break;
     case OpKind::LdMatrix:
-      E.IsRead = E.IfFilled = true;
+      At(K).IsRead = At(K).IfFilled = true;
       break;
     case OpKind::Load:
       if (I.Op.Src == Space::SharedCta || I.Op.Src == Space::SharedCluster)
-        E.IsRead = E.IfFilled = true;
+        At(K).IsRead = At(K).IfFilled = true;
       else if (I.Op.Src == Space::Generic)
-        E.IsRead = E.IfFilled =
+        At(K).IsRead = At(K).IfFilled =
             FF.isSharedBase(FF.address(FF.operand(I, I.Op.SrcOp)).Base);
       break;
     default:
       break;
     }
-    if (E.Acquires || E.Releases || E.IsRead || E.Syncs) {
-      EvOf[K] = uint32_t(Info.size());
-      Info.push_back(E);
-      Kept.push_back(K);
-    }
   }
-  auto Unfilled = [&](const FlowInst &I) {
-    if (!FillsResolved)
-      return false;
-    AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
-    return A.valid() && FF.isSharedBase(A.Base) &&
-           std::find(FillBases.begin(), FillBases.end(), A.Base) == FillBases.end();
-  };
 
   // Forward: which full classes are surely waited on since the last
   // release (must; nothing at entry).
-  EventLists Events;
-  Events.assign(FF, Kept);
+  EventLists Events(FF, [&](uint32_t K) {
+    return At(K).Acquires || At(K).Releases || At(K).IsRead || At(K).Syncs;
+  });
   AcqState Entry;
   auto Transfer = [&](uint32_t B, AcqState &S, bool Report) {
     for (uint32_t K : Events.of(B)) {

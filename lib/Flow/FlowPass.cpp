@@ -58,19 +58,7 @@ std::optional<uint64_t> FlowRuleContext::tensorBoxBytes(const FlowInst &I) const
   size_t LineStart = I.Range.Begin;
   while (LineStart > 0 && T[LineStart - 1] != '\n')
     --LineStart;
-  // They lie between the previous statement's line (code: the walk stops
-  // there) and this one's. Where that gap holds no tag (nvcc's copies have
-  // "// begin inline asm" there and nothing else), skip the walk.
-  const std::vector<Statement> &Stmts = FF.M.Statements;
-  bool MayBeAnnotated = true;
-  if (I.Stmt > 0 && I.Stmt < Stmts.size() &&
-      Stmts[I.Stmt].Range.Begin == I.Range.Begin) {
-    size_t PrevEnd = Stmts[I.Stmt - 1].Range.End;
-    if (PrevEnd <= LineStart)
-      MayBeAnnotated = T.substr(PrevEnd, LineStart - PrevEnd).find(Tag) !=
-                       std::string_view::npos;
-  }
-  for (int N = 0; MayBeAnnotated && N < 8 && LineStart > 0; ++N) {
+  for (int N = 0; N < 8 && LineStart > 0; ++N) {
     size_t End = LineStart - 1;
     size_t Begin = End;
     while (Begin > 0 && T[Begin - 1] != '\n')
