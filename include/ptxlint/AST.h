@@ -263,6 +263,10 @@ struct Statement {
   std::string_view head(std::string_view Text) const {
     return std::string_view(Text.data() + HeadBegin, HeadSize);
   }
+  /// The whole statement, in the Text it was scanned from.
+  std::string_view text(std::string_view Text) const {
+    return Text.substr(Range.Begin, Range.End - Range.Begin);
+  }
 };
 static_assert(sizeof(Statement) == 20, "kind and head size share a word");
 

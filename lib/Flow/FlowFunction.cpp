@@ -491,10 +491,6 @@ const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
 }
 
 namespace {
-std::string_view statementText(std::string_view Text, const Statement &S) {
-  return Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
-}
-
 /// The predicate's name of a statement that starts with '@' ("@!p bra L;"),
 /// empty if the guard names none; Neg: the guard is negated.
 std::string_view guardName(std::string_view Text, bool &Neg) {
@@ -510,7 +506,7 @@ std::string_view guardName(std::string_view Text, bool &Neg) {
 
 std::string_view FlowFunction::guardOf(const FlowInst &I) const {
   bool Neg;
-  return guardName(statementText(M.Text, M.Statements[I.Stmt]), Neg);
+  return guardName(M.Statements[I.Stmt].text(M.Text), Neg);
 }
 
 void FlowFunction::decode(FlowInst &I, const Statement &S) {
@@ -520,7 +516,7 @@ void FlowFunction::decode(FlowInst &I, const Statement &S) {
   if (I.Head.size() >= 8 && I.Head[0] == 't' && I.Head.substr(0, 8) == "tcgen05.")
     TmemInsts.push_back(uint32_t(&I - Insts.data()));
   if (S.Range.End > S.Range.Begin && M.Text[S.Range.Begin] == '@')
-    I.Guarded = !guardName(statementText(M.Text, S), I.GuardNeg).empty();
+    I.Guarded = !guardName(S.text(M.Text), I.GuardNeg).empty();
   if (S.ParsedIndex >= 0) {
     decodeParsed(I, M.Instructions[size_t(S.ParsedIndex)]);
     return;

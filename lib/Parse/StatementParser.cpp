@@ -1601,7 +1601,7 @@ size_t StatementParser::directlyBuilt() const { return I->DirectlyBuilt; }
 void StatementParser::prefetch(uint32_t Index) {
   const Statement &S = I->M.Statements[Index];
   if (S.Kind == StatementKind::Instruction) // parse() lexes its text as is
-    I->Lexer.prefetch(I->M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin));
+    I->Lexer.prefetch(S.text(I->M.Text));
 }
 
 void StatementParser::prefetchText(uint32_t Index) {
@@ -1615,7 +1615,7 @@ void StatementParser::prefetchText(uint32_t Index) {
 
 bool StatementParser::parse(uint32_t Index) {
   Statement &S = I->M.Statements[Index];
-  std::string_view Text = I->M.Text.substr(S.Range.Begin, S.Range.End - S.Range.Begin);
+  std::string_view Text = S.text(I->M.Text);
   EntryRule R;
   switch (S.Kind) {
   case StatementKind::Instruction: R = EntryRule::Instruction; break;
