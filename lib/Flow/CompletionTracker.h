@@ -197,6 +197,7 @@ private:
     std::vector<uint64_t> WaitedBy;
     std::vector<char> WaitKnown;
     std::vector<char> PathEvent; ///< per instruction: a PathConditions event
+    std::vector<char> Reports;   ///< per block: an instruction checkedAt()
     /// The events the transfer acts on: when reporting, and in the fixpoint.
     EventLists ReportEvents, FixEvents;
     /// A wait of the other kind, judged after the solve (emitWrongKind) for
@@ -224,6 +225,7 @@ private:
   /// The bytes site K's copy moves, 0 when unknown.
   uint64_t bytesOf(size_t K);
   void committed(CompState &S, Role R, const FlowInst *Op);
+  bool checkedAt(uint32_t K);
   bool changes(uint32_t K);
   void transfer(uint32_t B, CompState &S, bool Report);
   bool edge(uint32_t B, size_t X, CompState &S);
