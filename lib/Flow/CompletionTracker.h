@@ -188,10 +188,12 @@ private:
   /// constructor resets them.
   struct Tables {
     std::vector<Site> Sites;
+    std::vector<uint32_t> Loads;     ///< (the constructor's MbarLoads)
     std::vector<int32_t> SiteOf;     ///< per instruction: its site, or -1
     std::vector<char> ReportedSite;  ///< F401/F402
     std::vector<char> ReportedUse;   ///< F406/F407
     std::vector<uint32_t> OfRole[3]; ///< per Role: its sites, in order
+    uint64_t RoleSites[3];           ///< per Role: its sites (bit K: site K)
     /// Per base: the sites whose destination, source or barrier is in it
     /// (bit K: site K), forgotten where an instruction redefines the base.
     std::vector<uint64_t> SitesIn;
@@ -231,7 +233,7 @@ private:
   bool changes(uint32_t K);
   void buildEvents();
   bool settledInBlock();
-  bool unsettled(const CompState &S, Role R);
+  bool acts(uint32_t K);
   bool mayReport(const CompState &S, uint32_t K);
   bool probe();
   /// In probe(); MayReport: a check could report, and the probe stops.
