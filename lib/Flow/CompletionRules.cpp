@@ -217,7 +217,7 @@ bool CompletionTracker::changes(uint32_t K) {
 // waited for).
 bool CompletionTracker::mayReport(const CompState &S, uint32_t K) {
   const FlowInst &I = FF.Insts[K];
-  uint64_t Unsettled = S.F.unsettled();
+  uint64_t Unsettled = S.F.above(Done); // Mixed or pending
   auto Of = [&](Role R) { return T.RoleSites[size_t(R)]; };
   uint64_t Stores = (Unsettled | S.W.Live) & Of(Role::BulkGroup);
   uint64_t Reads = Unsettled & (Of(Role::CpAsync) | Of(Role::MbarLoad));
@@ -273,17 +273,13 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
       NoneWatched = false; // the state may change here
     bool G = I.Guarded;
     auto Commit = [&](Role R) {
-      forRole(S, R, [&](uint8_t &F, const Site &St) {
-        if (!isPending(F))
-          return;
+      forPending(S, R, [&](uint8_t &F, const Site &St) {
         uint8_t Aged = pending(ageOf(F) + 1);
         F = covers(I, St) ? Aged : joinFact(F, Aged);
       });
     };
     auto Wait = [&](Role R, std::optional<int64_t> N) {
-      forRole(S, R, [&](uint8_t &F, const Site &St) {
-        if (!isPending(F))
-          return;
+      forPending(S, R, [&](uint8_t &F, const Site &St) {
         if (!N)
           F = Mixed;
         else if (int64_t(ageOf(F)) > *N)

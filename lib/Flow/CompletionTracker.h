@@ -224,6 +224,15 @@ private:
     for (uint32_t K : T.OfRole[size_t(R)])
       F(S.F[K], T.Sites[K]);
   }
+  /// Fn(fact, site) for each site of role R whose fact is pending (a
+  /// commit or wait visits those alone).
+  template <class Fn> void forPending(CompState &S, Role R, Fn &&F) {
+    for (uint64_t M = S.F.above(Mixed) & T.RoleSites[size_t(R)]; M;
+         M &= M - 1) {
+      size_t K = size_t(__builtin_ctzll(M));
+      F(S.F[K], T.Sites[K]);
+    }
+  }
   bool covers(const FlowInst &Op, const Site &St);
   uint64_t waitedSites(uint32_t K);
   /// The bytes site K's copy moves, 0 when unknown.
