@@ -372,7 +372,10 @@ private:
   void terminatedStatement(StatementKind K, uint32_t IdentEnd = 0,
                            uint32_t HeadEnd = 0);
   bool fastStatement();
-  bool endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB, uint32_t HeadE);
+  /// Special: the first byte at or after HeadE that skipUntilSpecial<false>
+  /// stops at, if the caller found it (else UINT32_MAX).
+  bool endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB, uint32_t HeadE,
+                       uint32_t Special = UINT32_MAX);
   /// The rest of a statement that endsAtSemicolon() could
   /// not end, byte class by byte class from P (after its head). Out of
   /// line: the fast path ends nearly every statement, and its frame stays
@@ -614,10 +617,10 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd,
 /// bracket, and this emits the statement. False for anything else, which
 /// unusualStatement() takes from the head on (P).
 inline bool ScannerImpl::endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB,
-                                         uint32_t HeadE) {
-  uint32_t Semi = P, OpenBraces = 0;
+                                         uint32_t HeadE, uint32_t Special) {
+  uint32_t Semi = Special == UINT32_MAX ? skipUntilSpecial<false>(T.data(), P, N) : Special;
+  uint32_t OpenBraces = 0;
   for (;;) {
-    Semi = skipUntilSpecial<false>(T.data(), Semi, N); // ; / " { } or '\n'
     if (Semi >= N || Semi - P >= Limits.MaxStatementNesting)
       return false;
     char C = T[Semi];
@@ -632,7 +635,7 @@ inline bool ScannerImpl::endsAtSemicolon(StatementKind K, uint32_t B, uint32_t H
       --OpenBraces;
     else
       return false;
-    ++Semi;
+    Semi = skipUntilSpecial<false>(T.data(), Semi + 1, N); // ; / " { } or '\n'
   }
 }
 
@@ -751,12 +754,35 @@ inline bool ScannerImpl::fastStatement() {
     }
     if (C != '/' || Start + 1 >= N || Text[Start + 1] != '/')
       return false;
-    P = findNewline(Text, Start + 2, N);
+    // The comment's end from this look too where it lies in it (the first
+    // '\n' after Start is after "//"), else from the bytes after it: as the
+    // ';' below, out of the chain of dependent steps.
+    const unsigned NL =
+        unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(V, _mm_set1_epi8('\n')))) & (~0u << S);
+    P = NL ? Start - S + uint32_t(__builtin_ctz(NL)) : findNewline(Text, Start - S + 16, N);
     return true;
   }
   __m128i DotColon;
   const __m128i In = headByteMask(V, DotColon);
   const unsigned From = ~0u << S; // the whitespace before Start is no head
+  // Where the ';' search starts: the first byte at or after the head that
+  // skipUntilSpecial<false> stops at is the first at or after Start (a head
+  // has none of those bytes), so it is found from this look and the bytes
+  // after it, not from the head's end. The scan's time is a chain of
+  // dependent steps, each statement's start waiting on the previous one's
+  // ';': with the head's end out of that chain (long heads such as
+  // "cp.async.bulk.tensor..." take a second look), the scan alone took
+  // 11-22 % less time on the real modules.
+  auto FirstSpecial = [&] {
+    const __m128i Sp = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(';')), _mm_cmpeq_epi8(V, _mm_set1_epi8('/'))),
+        _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('"')), _mm_cmpeq_epi8(V, _mm_set1_epi8('{'))),
+            _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('}')), _mm_cmpeq_epi8(V, _mm_set1_epi8('\n')))));
+    const unsigned Mask = unsigned(_mm_movemask_epi8(Sp)) & From;
+    return Mask ? Start - S + uint32_t(__builtin_ctz(Mask))
+                : skipUntilSpecial<false>(Text, Start - S + 16, N);
+  };
   unsigned NotHead = ~unsigned(_mm_movemask_epi8(In)) & 0xFFFF & From;
   if (!Word) {
     // A directive or declaration: its head is its first word. Line
@@ -769,7 +795,7 @@ inline bool ScannerImpl::fastStatement() {
       return false;
     StatementKind K = W == ".pragma" ? StatementKind::Directive : StatementKind::Declaration;
     P = WordEnd;
-    if (!endsAtSemicolon(K, Start, Start, WordEnd))
+    if (!endsAtSemicolon(K, Start, Start, WordEnd, FirstSpecial()))
       unusualStatement(K, Start, Start, WordEnd);
     return true;
   }
@@ -785,7 +811,7 @@ inline bool ScannerImpl::fastStatement() {
   const uint32_t HeadEnd = NotHead ? Start - S + uint32_t(__builtin_ctz(NotHead))
                                    : skipHeadWord(Text, Start - S + 16, N);
   P = HeadEnd;
-  if (!endsAtSemicolon(StatementKind::Instruction, Start, Start, HeadEnd))
+  if (!endsAtSemicolon(StatementKind::Instruction, Start, Start, HeadEnd, FirstSpecial()))
     unusualStatement(StatementKind::Instruction, Start, Start, HeadEnd);
   return true;
 #else
