@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace ptxlint {
 namespace flow {
@@ -165,6 +166,27 @@ void CompletionTracker::committed(CompState &S, Role R, const FlowInst *Op) {
   });
 }
 
+// The instructions the rules judge (transfer() with Report).
+bool CompletionTracker::checkedAt(uint32_t K) {
+  switch (FF.Insts[K].Op.Kind) {
+  case OpKind::CpAsyncWait:
+  case OpKind::CpAsyncWaitAll:
+  case OpKind::BulkWait:
+  case OpKind::Ret:
+  case OpKind::Exit:
+  case OpKind::Store:
+  case OpKind::AtomRed:
+  case OpKind::StMatrix:
+  case OpKind::Load:
+  case OpKind::LdMatrix:
+  case OpKind::DescriptorRead:
+  case OpKind::MbarArrive:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool CompletionTracker::changes(uint32_t K) {
   switch (FF.Insts[K].Op.Kind) {
   case OpKind::CpAsyncCommit:
@@ -183,13 +205,74 @@ bool CompletionTracker::changes(uint32_t K) {
   }
 }
 
+// Whether a copy of role R may be pending in S: neither absent nor done on
+// every path (pending, or mixed: pending on some).
+bool CompletionTracker::unsettled(const CompState &S, Role R) {
+  for (uint32_t K : T.OfRole[size_t(R)])
+    if (S.F[K] != Absent && S.F[K] != Done)
+      return true;
+  return false;
+}
+
+// Whether the check at instruction K (checkedAt) could report in S or in
+// any state above it: what each check needs before it looks further.
+bool CompletionTracker::mayReport(const CompState &S, uint32_t K) {
+  const FlowInst &I = FF.Insts[K];
+  auto Uncommitted = [&](Role R) {
+    for (uint32_t X : T.OfRole[size_t(R)])
+      if (S.U.holds(X))
+        return true;
+    return false;
+  };
+  auto StoreActive = [&] {
+    for (uint32_t X : T.OfRole[size_t(Role::BulkGroup)])
+      if (S.W.holds(X))
+        return true;
+    return unsettled(S, Role::BulkGroup);
+  };
+  switch (I.Op.Kind) {
+  case OpKind::CpAsyncWait: // checkUncommitted, checkWrongKind
+    return Uncommitted(Role::CpAsync) || unsettled(S, Role::BulkGroup);
+  case OpKind::CpAsyncWaitAll:
+    return unsettled(S, Role::BulkGroup);
+  case OpKind::BulkWait:
+    return Uncommitted(Role::BulkGroup) || unsettled(S, Role::CpAsync);
+  case OpKind::Ret: // checkExit
+  case OpKind::Exit:
+    return S.U.Live != 0;
+  case OpKind::MbarArrive: // checkRelease
+    return StoreActive();
+  case OpKind::Store: // checkWrite
+  case OpKind::AtomRed:
+  case OpKind::StMatrix:
+    return isSharedSpace(I.Op.Dst) && StoreActive();
+  case OpKind::Load: // checkRead
+  case OpKind::LdMatrix:
+    return isSharedSpace(I.Op.Src) &&
+           (unsettled(S, Role::CpAsync) || unsettled(S, Role::MbarLoad));
+  case OpKind::DescriptorRead: // checkDescriptorRead
+    return unsettled(S, Role::CpAsync) || unsettled(S, Role::MbarLoad);
+  default:
+    return false;
+  }
+}
+
 void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
+  // Every visit of a probe (probe()) asks each check whether it could
+  // report there, and reports nothing.
+  bool Probe = Probing;
+  if (Probe && MayReport)
+    return; // the probe is over
   const Block &Bl = FF.Blocks[B];
   // Reads come in long runs (unrolled tiles) that leave the state alone:
   // once one finds no pending copy it could hit, the rest of the run skip
   // the search.
   bool NoneWatched = false;
-  for (uint32_t K : (Report ? T.ReportEvents : T.FixEvents).of(B)) {
+  for (uint32_t K : (Report || Probe ? T.ReportEvents : T.FixEvents).of(B)) {
+    if (Probe && checkedAt(K) && mayReport(S, K)) {
+      MayReport = true;
+      return;
+    }
     const FlowInst &I = FF.Insts[K];
     if (PC && T.PathEvent[K])
       PC->apply(K, S.P, [&](auto &&Fn) { S.eachCond(Fn); });
@@ -312,6 +395,8 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
         S.F[X] = killMaybe(S.F[X], false);
       }
   }
+  if (Probe && Bl.FallsOffEnd && S.U.Live != 0)
+    MayReport = true;
   if (Report && Bl.FallsOffEnd) {
     SourceRange End{FF.M.Statements[FF.F.EndStatement - 1].Range};
     checkExit(S, End, uint32_t(FF.Insts.size()));
@@ -324,9 +409,88 @@ bool CompletionTracker::edge(uint32_t B, size_t X, CompState &S) {
 
 bool CompletionTracker::quiet(uint32_t B, bool Report) {
   if (Report)
-    return T.ReportEvents.none(B) && !FF.Blocks[B].FallsOffEnd;
+    return !T.Reports[B];
   return T.FixEvents.none(B) &&
          (!PC || (PC->edge(B, 0).size() == 0 && PC->edge(B, 1).size() == 0));
+}
+
+// A solve without the path conditions whose every visit asks each check
+// whether it could report there (transfer()): a visit's state is below the
+// block's final one, so the probe stops at the first check that could.
+// Whether one could.
+bool CompletionTracker::probe() {
+  auto Transfer = [this](uint32_t B, CompState &S, bool) {
+    transfer(B, S, false);
+  };
+  auto Edge = [this](uint32_t, size_t, CompState &) { return !MayReport; };
+  // A block with a check is visited whenever its state grows (no replays).
+  auto Quiet = [this](uint32_t B, bool Report) {
+    return Report || (T.ReportEvents.none(B) && !FF.Blocks[B].FallsOffEnd);
+  };
+  Probing = true;
+  bool Solved = solveForward(FF, T.Entry, Transfer, Edge, Quiet);
+  Probing = false;
+  return !Solved || std::exchange(MayReport, false);
+}
+
+// Whether every copy that is committed (cp.async, bulk-group) is
+// committed and waited for in its own block ("store; commit_group;
+// wait_group.read 0"): the commit checks, and the checks of a store's
+// source, then mostly have nothing to find.
+bool CompletionTracker::settledInBlock() {
+  for (size_t X = 0; X < NC; ++X) {
+    const Site &St = T.Sites[X];
+    bool Bulk = St.R == Role::BulkGroup;
+    IndexRun Ev = FF.Blocks[FF.blockOf(St.Inst)].Events;
+    bool Committed = false, Waited = false;
+    for (const uint32_t *K = std::lower_bound(Ev.begin(), Ev.end(), St.Inst) + 1;
+         K < Ev.end() && !Waited; ++K)
+      switch (FF.Insts[*K].Op.Kind) {
+      case OpKind::CpAsyncCommit:
+        Committed = Committed || !Bulk;
+        break;
+      case OpKind::BulkCommit:
+        Committed = Committed || Bulk;
+        break;
+      case OpKind::CpAsyncWait:
+        Waited = Committed && !Bulk;
+        break;
+      case OpKind::CpAsyncWaitAll:
+      case OpKind::CpAsyncMbarrierArrive:
+        Waited = !Bulk;
+        break;
+      case OpKind::BulkWait:
+        Waited = Committed && Bulk;
+        break;
+      default:
+        break;
+      }
+    if (!Waited)
+      return false;
+  }
+  return true;
+}
+
+// The events the transfer acts on: when reporting, those that change the
+// state and the accesses and exits; during the fixpoint, the first alone
+// (read off the reporting list). With the path conditions, their events
+// too.
+void CompletionTracker::buildEvents() {
+  T.ReportEvents.build(
+      FF, [this](uint32_t K) { return checkedAt(K) || changes(K); },
+      PC ? &PC->events() : nullptr);
+  // A block whose report visit checks nothing is not replayed (a spin
+  // loop around try_wait: a third of async-dense's visits).
+  T.Reports.assign(FF.Blocks.size(), 0);
+  for (uint32_t B = 0; B < FF.Blocks.size(); ++B) {
+    bool Checks = FF.Blocks[B].FallsOffEnd;
+    for (uint32_t K : T.ReportEvents.of(B))
+      Checks = Checks || checkedAt(K);
+    T.Reports[B] = Checks;
+  }
+  T.FixEvents.narrow(T.ReportEvents, [this](uint32_t K) {
+    return (PC && T.PathEvent[K]) || changes(K);
+  });
 }
 
 void CompletionTracker::run() {
@@ -341,38 +505,6 @@ void CompletionTracker::run() {
   bool Commits = false;
   for (const Site &St : T.Sites)
     Commits |= St.R != Role::MbarLoad;
-  if (Commits && (HasCommit || HasBulkCommit)) {
-    PC.emplace(FF);
-    T.PathEvent.assign(FF.Insts.size(), 0);
-    for (uint32_t K : PC->events())
-      T.PathEvent[K] = 1;
-  }
-  const std::vector<uint32_t> *Extra = PC ? &PC->events() : nullptr;
-  // The events the transfer below acts on: when reporting, those that
-  // change the state and the accesses and exits; during the fixpoint, the
-  // first alone (read off the reporting list).
-  T.ReportEvents.build(
-      FF,
-      [this](uint32_t K) {
-        switch (FF.Insts[K].Op.Kind) {
-        case OpKind::Ret:
-        case OpKind::Exit:
-        case OpKind::Store:
-        case OpKind::AtomRed:
-        case OpKind::StMatrix:
-        case OpKind::Load:
-        case OpKind::LdMatrix:
-        case OpKind::DescriptorRead:
-        case OpKind::MbarArrive:
-          return true;
-        default:
-          return changes(K);
-        }
-      },
-      Extra);
-  T.FixEvents.narrow(T.ReportEvents, [this](uint32_t K) {
-    return (PC && T.PathEvent[K]) || changes(K);
-  });
   auto Transfer = [this](uint32_t B, CompState &S, bool Report) {
     transfer(B, S, Report);
   };
@@ -380,6 +512,29 @@ void CompletionTracker::run() {
     return edge(B, X, S);
   };
   auto Quiet = [this](uint32_t B, bool Report) { return quiet(B, Report); };
+  if (Commits && (HasCommit || HasBulkCommit)) {
+    // The path conditions only take away: an edge that cannot be taken, a
+    // commit condition contradicted. Without them every fact holds on at
+    // least the paths it holds on with them (a pending copy is pending or
+    // mixed, an uncommitted one uncommitted), so where no check could
+    // report in a solve without them, none can with them, and they are
+    // neither built nor carried (their set-up and literals were half the
+    // tracking's cost on async-dense's functions). That probe is tried
+    // where each copy is committed and waited for in its own block:
+    // elsewhere (a store and its commit behind two tests of one register)
+    // a check finds something to look at without them, late in the
+    // function, and the probe would be a second solve.
+    if (settledInBlock()) {
+      buildEvents();
+      if (!probe())
+        return;
+    }
+    PC.emplace(FF);
+    T.PathEvent.assign(FF.Insts.size(), 0);
+    for (uint32_t K : PC->events())
+      T.PathEvent[K] = 1;
+  }
+  buildEvents();
   if (!solveForward(FF, Entry, Transfer, Edge, Quiet))
     return;
   for (const Candidate &Cd : T.WrongKind)

@@ -13,6 +13,8 @@
 //     the copy is known to be complete.
 // One solve serves the four: their facts are the same per-site states, and a
 // solve per rule would repeat the fixpoint (the flow pass's largest cost).
+// Where no check could report even without the path conditions (a cheaper
+// solve, the probe: run()), that one is all.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXLINT_FLOW_COMPLETIONTRACKER_H
@@ -197,6 +199,7 @@ private:
     std::vector<uint64_t> WaitedBy;
     std::vector<char> WaitKnown;
     std::vector<char> PathEvent; ///< per instruction: a PathConditions event
+    std::vector<char> Reports;   ///< per block: an instruction checkedAt()
     /// The events the transfer acts on: when reporting, and in the fixpoint.
     EventLists ReportEvents, FixEvents;
     /// A wait of the other kind, judged after the solve (emitWrongKind) for
@@ -224,7 +227,15 @@ private:
   /// The bytes site K's copy moves, 0 when unknown.
   uint64_t bytesOf(size_t K);
   void committed(CompState &S, Role R, const FlowInst *Op);
+  bool checkedAt(uint32_t K);
   bool changes(uint32_t K);
+  void buildEvents();
+  bool settledInBlock();
+  bool unsettled(const CompState &S, Role R);
+  bool mayReport(const CompState &S, uint32_t K);
+  bool probe();
+  /// In probe(); MayReport: a check could report, and the probe stops.
+  bool Probing = false, MayReport = false;
   void transfer(uint32_t B, CompState &S, bool Report);
   bool edge(uint32_t B, size_t X, CompState &S);
   bool quiet(uint32_t B, bool Report);

@@ -217,11 +217,12 @@ constexpr size_t KeptStateBytes = 16384;
 /// Edge(BlockIndex, SuccIndex, State &) refines the state a block passes to
 /// its successor Succs[SuccIndex] and returns false where that edge cannot
 /// be taken (PathConditions::takeEdge).
-/// Quiet(BlockIndex, Report): Transfer(B, S, Report) leaves S alone and
-/// reports nothing there, and so does Edge(B, X, S) (a block with none of
-/// the rule's events and no edge literal: most blocks of a large kernel).
-/// Such a block hands its in-state to its successors as it is, with no
-/// copy, and is not replayed.
+/// Quiet(BlockIndex, false): Transfer(B, S, false) leaves S alone, and so
+/// does Edge(B, X, S) (a block with none of the rule's events and no edge
+/// literal: most blocks of a large kernel); such a block hands its in-state
+/// to its successors as it is, with no copy. Quiet(BlockIndex, true):
+/// Transfer(B, S, true) reports nothing there (what it does to S is not
+/// read); such a block is not replayed.
 template <class State, class TransferFn, class EdgeFn, class QuietFn>
 bool solveForward(const FlowFunction &FF, const State &Entry,
                   TransferFn &&Transfer, EdgeFn &&Edge, QuietFn &&Quiet) {

@@ -471,7 +471,24 @@ void FlowFunction::fromAst(const Instruction &P, const Operand &A, Opnd &O) cons
   }
 }
 
+const AsyncOp &ClassCache::insertText(uint32_t TextId, const AsyncOp &Op) {
+  if (TextId >= ByText.size())
+    ByText.resize(std::max<size_t>(TextId + 1, 2 * ByText.size()));
+  ByText[TextId].Op = Op;
+  ByText[TextId].Known = true;
+  return ByText[TextId].Op;
+}
+
 const AsyncOp &FlowFunction::classifyMemo(std::string_view Head,
+                                          const Instruction *P) {
+  if (!P || !P->TextId)
+    return classifyHead(Head, P);
+  if (const AsyncOp *Known = Classes->findText(P->TextId))
+    return *Known;
+  return Classes->insertText(P->TextId, classifyHead(Head, P));
+}
+
+const AsyncOp &FlowFunction::classifyHead(std::string_view Head,
                                           const Instruction *P) {
   uint32_t Key = P ? uint32_t(P->Operands.size()) + 1 : 0;
   if (P && !P->spelledBy(Head)) { // words apart: the head is not the key
@@ -579,6 +596,7 @@ void FlowFunction::forgetRegisters() {
 void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
   uint32_t K = uint32_t(Insts.size() - 1);
   RoleInsts.push_back(K);
+  RoleTags.emplace_back(Kd, Insts[K].Op.MbarOp >= 0);
   if (Kd == OpKind::Branch)
     Lists.BranchScope.push_back({K, Scope});
   if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
@@ -616,6 +634,7 @@ void FlowFunction::build() {
   Lists.BranchScope.reserve(64);
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
   Insts.reserve(NumStatements);
+  RoleTags.reserve(NumStatements); // (two bytes a statement: one allocation)
   // The registers each instruction defines are interned as it is read: ids
   // in the order of first definition, which PathConditions' atoms and the
   // base ids follow.
@@ -623,10 +642,14 @@ void FlowFunction::build() {
   // Arrays for a large function's registers (RegisterIndex): a kernel's
   // register numbers stay below its statement count, and the limit keeps a
   // stray large number from making a large array.
+  // A small function's table: room for a register per two statements
+  // (async-dense's functions define one per 2.3; a table of two slots a
+  // statement, zeroed for each of its 840 functions, was 1 % of its time),
+  // grown if more come.
   if (NumStatements > 8192)
     RegIndex.useArrays(4 * NumStatements + 1024);
   else
-    RegIndex.reserve(NumStatements);
+    RegIndex.reserve(NumStatements / 2);
   std::vector<std::string_view> DestNames; // scanDest()'s, reused
   // Field by field: a Def built on the stack as two 4-byte halves and
   // copied as one 8-byte word stalled on the store forwarding (15 % of
@@ -825,6 +848,25 @@ void FlowFunction::build() {
 }
 
 // --- register values ------------------------------------------------------------
+
+namespace {
+/// evaluate()'s working lists, one set per thread, empty between its calls
+/// (it is not re-entered): each function's slice grew a set of its own from
+/// nothing before, about 40 reallocations a function on async-dense's 840.
+struct EvalBuffers {
+  std::vector<int32_t> Work;     ///< registers whose definitions to add
+  std::vector<uint32_t> NewDefs; ///< indices into Defs
+  std::vector<int32_t> NewRegs;
+  std::vector<char> Dirty; ///< per new definition: to evaluate again
+  std::vector<std::pair<uint32_t, int32_t>> Users; ///< (reader, next)
+  std::vector<int32_t> Listed;   ///< the registers Users lists readers of
+  std::vector<uint64_t> DefBits; ///< sortDefIndices()' bits
+};
+EvalBuffers &evalBuffers() {
+  static thread_local EvalBuffers Buffers;
+  return Buffers;
+}
+} // namespace
 
 /// Joins B into A; whether A changed. In place: the join built as a new Val
 /// and copied back went through the stack, where the copy's 16-byte loads
@@ -1128,7 +1170,8 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
   // it: their addresses are evaluated if a rule asks (demand()).
   SliceOf.assign(NumRegs, -1);
   Slice.reserve(std::min<size_t>(NumRegs, 64));
-  std::vector<int32_t> Seeds;
+  std::vector<int32_t> &Seeds = evalBuffers().Work;
+  Seeds.clear();
   for (uint32_t K : RoleInsts) { // the others are all Partial
     const FlowInst &I = Insts[K];
     if (I.Partial)
@@ -1147,19 +1190,26 @@ void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
     Count(I.Op.WaitNOp);
     Count(I.Op.BytesOp);
   }
-  if (!evaluate(std::move(Seeds))) {
+  if (!evaluate(Seeds)) {
     ValuesValid = false;
     return;
   }
   // A register that owns a base is killed by its definitions: facts keyed on
-  // its old value do not hold for the new one.
+  // its old value do not hold for the new one. Only a base some value holds
+  // can key a fact, and a register's own base is held by its value alone
+  // (evalValue()'s Self: the values derived from it hold a base of their
+  // own, or this one through its value): a register that holds a constant
+  // or a symbol's address (most of the slice: async-dense's counts and
+  // barrier addresses) kills nothing, and is no event for the rules.
   for (const Def &D : Defs) {
     if (!inSlice(D.Reg))
       continue;
     // Register bases of defined registers are made only by evalDef() (the
     // others are for undefined names), which memoises them here.
-    int32_t B = sliceReg(D.Reg).SelfBase;
-    if (B >= 0 && Bases[size_t(B)].K == BaseInfo::Register) {
+    const SliceReg &SR = sliceReg(D.Reg);
+    int32_t B = SR.SelfBase;
+    if (B >= 0 && SR.V.K == Val::Ptr && SR.V.Base == B &&
+        Bases[size_t(B)].K == BaseInfo::Register) {
       Insts[D.Inst].KillsBase = B;
       if (Kills.empty() || Kills.back() != D.Inst)
         Kills.push_back(D.Inst); // Defs is in program order
@@ -1196,7 +1246,7 @@ void FlowFunction::sortDefIndices(std::vector<uint32_t> &X) const {
     std::sort(X.begin(), X.end());
     return;
   }
-  std::vector<uint64_t> &Bits = DefBits;
+  std::vector<uint64_t> &Bits = evalBuffers().DefBits;
   Bits.assign((Defs.size() + 63) / 64, 0);
   for (uint32_t D : X)
     Bits[D / 64] |= uint64_t(1) << (D % 64);
@@ -1206,10 +1256,10 @@ void FlowFunction::sortDefIndices(std::vector<uint32_t> &X) const {
       X.push_back(uint32_t(W * 64 + size_t(__builtin_ctzll(B))));
 }
 
-bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
-  // Reused buffers: demand() evaluates one register at a time, often.
-  std::vector<uint32_t> &NewDefs = EvalDefs; // indices into Defs
-  std::vector<int32_t> &NewRegs = EvalRegs;
+bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
+  EvalBuffers &Buf = evalBuffers();
+  std::vector<uint32_t> &NewDefs = Buf.NewDefs; // indices into Defs
+  std::vector<int32_t> &NewRegs = Buf.NewRegs;
   NewDefs.clear();
   NewRegs.clear();
   while (!Work.empty()) {
@@ -1241,10 +1291,10 @@ bool FlowFunction::evaluate(std::vector<int32_t> Work) const {
   // register holds it (evalValue() passes on symbolic bases alone), and
   // that register's readers are listed like any other's.
   size_t ND = NewDefs.size();
-  std::vector<char> &Dirty = EvalDirty;
+  std::vector<char> &Dirty = Buf.Dirty;
   Dirty.assign(ND, 1);
-  std::vector<std::pair<uint32_t, int32_t>> &Users = EvalUsers; // (position, next)
-  std::vector<int32_t> &Listed = EvalListed; // the registers with a list
+  std::vector<std::pair<uint32_t, int32_t>> &Users = Buf.Users; // (position, next)
+  std::vector<int32_t> &Listed = Buf.Listed; // the registers with a list
   Users.clear();
   Listed.clear();
   for (uint32_t P = 0; P < ND; ++P) {
@@ -1301,7 +1351,9 @@ void FlowFunction::demand(int32_t Reg, std::string_view Name) const {
   if (inSlice(Reg))
     return;
   addToSlice(Reg, Name);
-  evaluate({Reg});
+  std::vector<int32_t> &Work = evalBuffers().Work;
+  Work.assign(1, Reg);
+  evaluate(Work);
 }
 
 // --- queries -----------------------------------------------------------------------

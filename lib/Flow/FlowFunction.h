@@ -470,8 +470,22 @@ public:
   const AsyncOp *find(std::string_view Head, uint32_t Operands) const;
   /// Caches Op; the reference holds until the next insert.
   const AsyncOp &insert(std::string_view Head, uint32_t Operands, const AsyncOp &Op);
+  /// The class of the parsed instructions of text TextId (Instruction::TextId,
+  /// not 0), nullptr when not cached yet: one text has one head and one
+  /// operand count, so one class, found by number (no hash of the head, no
+  /// compare of its bytes: async-dense code repeats whole statements).
+  const AsyncOp *findText(uint32_t TextId) const {
+    return TextId < ByText.size() && ByText[TextId].Known ? &ByText[TextId].Op : nullptr;
+  }
+  /// Caches Op as text TextId's class.
+  const AsyncOp &insertText(uint32_t TextId, const AsyncOp &Op);
 
 private:
+  struct TextClass {
+    AsyncOp Op;
+    bool Known = false;
+  };
+  std::vector<TextClass> ByText; ///< by TextId (the lexer's memo keeps a few thousand)
   /// Open addressing, the hash kept per slot: found once per instruction
   /// with a role (std::unordered_map's murmur hash and node walk cost ~150
   /// instructions a head of 50-100 bytes).
@@ -514,6 +528,19 @@ public:
   /// Indices of the instructions with a role (OpKind other than Other), in
   /// order: rules scan these rather than every instruction.
   std::vector<uint32_t> RoleInsts;
+  /// Of each of RoleInsts, its kind and whether it has an mbarrier operand
+  /// (AsyncOp::MbarOp), two bytes: a rule that acts on a few kinds finds
+  /// them here (roleInstsOf(), FlowRules.h) without reading every role
+  /// instruction's record (64 bytes, most out of the first-level cache by
+  /// the time the rules run).
+  struct RoleTag {
+    // (Built in place: two byte stores and a two-byte load of a tag built
+    // on the stack stalled on store forwarding, most of noteRole()'s time.)
+    RoleTag(OpKind Kind, bool Mbar) : Kind(Kind), Mbar(Mbar) {}
+    OpKind Kind;
+    bool Mbar;
+  };
+  std::vector<RoleTag> RoleTags;
   /// Indices of the tcgen05.* instructions (heads that start "tcgen05."),
   /// in order: the tensor-memory rule's reads and writes, most of them of
   /// no role, found without reading every instruction's head again.
@@ -649,9 +676,10 @@ private:
   void computeValues(std::vector<uint32_t> &Kills);
   /// Adds O's register to the slice (and to Work) if it is not in it yet.
   void markInSlice(const Opnd &O, std::vector<int32_t> &Work) const;
-  /// Evaluates the registers of Work and those they derive from, all new to
-  /// the slice; false (and those registers unknown) if they do not settle.
-  bool evaluate(std::vector<int32_t> Work) const;
+  /// Evaluates the registers of Work (the thread's evaluation list, which
+  /// evaluate() empties) and those they derive from, all new to the slice;
+  /// false (and those registers unknown) if they do not settle.
+  bool evaluate(std::vector<int32_t> &Work) const;
   /// Makes Reg's value available: a register outside the slice built from
   /// the rules' operands (a deferred load's address) is evaluated now.
   /// Name: Reg's name, as the operand that asks spells it.
@@ -697,6 +725,8 @@ private:
   /// The classification of Head (P: the parsed instruction, if any), from
   /// the ClassCache.
   const AsyncOp &classifyMemo(std::string_view Head, const Instruction *P);
+  /// classifyMemo() by the head's text.
+  const AsyncOp &classifyHead(std::string_view Head, const Instruction *P);
   ClassCache OwnClasses;
   AsyncOp Uncached; ///< classifyMemo()'s result for a head it cannot key on
   ClassCache *Classes = nullptr;
@@ -740,12 +770,6 @@ private:
     Slice.emplace_back().Name = Name;
   }
   SliceReg &sliceReg(int32_t R) const { return Slice[size_t(SliceOf[size_t(R)])]; }
-  mutable std::vector<uint32_t> EvalDefs;         ///< evaluate()'s buffers
-  mutable std::vector<int32_t> EvalRegs;
-  mutable std::vector<char> EvalDirty; ///< per new definition: to evaluate again
-  mutable std::vector<std::pair<uint32_t, int32_t>> EvalUsers; ///< (reader, next)
-  mutable std::vector<int32_t> EvalListed; ///< the registers EvalUsers lists readers of
-  mutable std::vector<uint64_t> DefBits; ///< sortDefIndices()' bits, reused
   /// Puts distinct indices into Defs in increasing (program) order.
   void sortDefIndices(std::vector<uint32_t> &X) const;
   int32_t regIdOf(const Opnd &O) const;

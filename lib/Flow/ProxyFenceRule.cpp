@@ -188,10 +188,52 @@ uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int8_t> &SiteOf,
   return First;
 }
 
+/// Whether any write can be pending where an access could report it. A
+/// write is pending from its instruction until a fence covering its kind (a
+/// guarded fence too: it leaves the write Mixed, and only a pending one
+/// reports); an access reports only a pending write (a bulk read or an
+/// arrive, a generic write; a copy that signals an mbarrier, an init).
+/// Where every write is fenced in its own block before any such access
+/// ("st.shared; fence.proxy.async", "inits; fence.mbarrier_init"), no state
+/// anywhere holds a pending write at an access, and the solve cannot
+/// report. (Calls, which may fence, are not asked: no is still exact.)
+bool mayReport(const FlowFunction &FF) {
+  constexpr KindSet Kinds =
+      CopyKinds | kindSet({OpKind::FenceProxyAsync, OpKind::FenceMbarrierInit,
+                           OpKind::Barrier, OpKind::MbarInit, OpKind::MbarArrive,
+                           OpKind::Store, OpKind::AtomRed, OpKind::StMatrix});
+  bool OpenWrite = false, OpenInit = false; // unfenced in this block
+  size_t Bl = 0; // the block of the instruction below
+  for (uint32_t K : roleInstsOf(FF, Kinds)) {
+    if (Bl < FF.Blocks.size() && K >= FF.Blocks[Bl].End) {
+      if (OpenWrite || OpenInit)
+        return true; // pending into the successors
+      while (Bl < FF.Blocks.size() && K >= FF.Blocks[Bl].End)
+        ++Bl;
+    }
+    const FlowInst &I = FF.Insts[K];
+    uint8_t Cl = classOf(I);
+    if (Cl & ClsFence)
+      OpenWrite = OpenInit = false;
+    else if (Cl & ClsRetireInit)
+      OpenInit = false;
+    if ((OpenWrite && (Cl & (ClsReader | ClsArrive))) ||
+        (OpenInit && (Cl & ClsMbarCopy)))
+      return true;
+    if (I.Op.Kind == OpKind::MbarInit)
+      OpenInit = true;
+    else if (isGenericWrite(I.Op))
+      OpenWrite = true;
+  }
+  return OpenWrite || OpenInit;
+}
+
 } // namespace
 
 void runProxyFenceRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
+  if (!mayReport(FF))
+    return;
   // One pass over the instructions with a role (each read once: a large
   // kernel's do not stay in cache): what each is to the transfer below
   // (Cls), the async-proxy accesses' source buffers and barriers, and the

@@ -95,23 +95,34 @@ int64_t splitGroupAt(const FlowFunction &FF, uint32_t Last, bool Bulk) {
 
 void runWaitCountRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  // A negative N is the checker's (O209): here it only stops the count.
-  Counts Entry;
-  Entry.Unknown = !FF.F.IsEntry;
-  // The events the transfer below acts on.
-  EventLists Events(FF, [&](uint32_t K) {
-    switch (FF.Insts[K].Op.Kind) {
-    case OpKind::CpAsyncCommit:
-    case OpKind::BulkCommit:
-    case OpKind::CpAsyncWait:
-    case OpKind::BulkWait:
-    case OpKind::CpAsyncWaitAll:
-    case OpKind::Call:
-      return true;
-    default:
-      return false;
+  // A .func may inherit groups from its caller: its count is unknown from
+  // the start and stays so (nothing to report).
+  if (!FF.F.IsEntry)
+    return;
+  // The events the transfer below acts on (all of them have a role), and
+  // whether any wait can be reported: only a wait_group N with N >= 1 can
+  // find N or fewer groups outstanding while one is (a wait_group 0 always
+  // waits for one). A function whose waits are all wait_group 0 (most
+  // wrappers and single-stage kernels) costs one pass over its role
+  // instructions. A negative N is the checker's (O209): here it only stops
+  // the count.
+  constexpr KindSet Waits = kindSet({OpKind::CpAsyncWait, OpKind::BulkWait});
+  bool CanReport = false;
+  for (uint32_t K : roleInstsOf(FF, Waits)) {
+    const FlowInst &I = FF.Insts[K];
+    if (auto N = FF.constant(FF.operand(I, I.Op.WaitNOp)); N && *N >= 1) {
+      CanReport = true;
+      break;
     }
-  });
+  }
+  if (!CanReport)
+    return;
+  Counts Entry;
+  EventLists Events;
+  Events.assign(FF, roleInstsOf(FF, Waits | kindSet({OpKind::CpAsyncCommit,
+                                                     OpKind::BulkCommit,
+                                                     OpKind::CpAsyncWaitAll,
+                                                     OpKind::Call})));
   struct NoOp {
     uint32_t Inst;
     int Slot;
