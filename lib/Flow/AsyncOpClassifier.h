@@ -15,7 +15,9 @@
 #ifndef PTXLINT_FLOW_ASYNCOPCLASSIFIER_H
 #define PTXLINT_FLOW_ASYNCOPCLASSIFIER_H
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
 
 namespace ptxlint {
@@ -78,6 +80,23 @@ enum class OpKind : uint8_t {
   Call,
 };
 
+/// A set of instruction kinds, a bit each.
+using KindSet = uint64_t;
+static_assert(size_t(OpKind::Call) < 64, "every OpKind has a bit in a KindSet");
+constexpr KindSet kindSet(std::initializer_list<OpKind> Kinds) {
+  KindSet S = 0;
+  for (OpKind K : Kinds)
+    S |= KindSet(1) << unsigned(K);
+  return S;
+}
+/// The copies (AsyncOp::isCopy()).
+constexpr KindSet CopyKinds =
+    kindSet({OpKind::CpAsync, OpKind::BulkCopy, OpKind::BulkReduce,
+             OpKind::TensorCopy, OpKind::TensorReduce});
+/// The prefetches (AsyncOp::isPrefetch()).
+constexpr KindSet PrefetchKinds = kindSet({OpKind::BulkPrefetch, OpKind::TensorPrefetch});
+constexpr bool inSet(KindSet S, OpKind K) { return (S >> unsigned(K)) & 1; }
+
 enum class Completion : uint8_t { None, BulkGroup, Mbarrier };
 
 /// State space of a copy operand as its qualifier names it.
@@ -113,14 +132,8 @@ struct AsyncOp {
       : Multicast(false), CtaGroup2(false), ReadOnly(false), HasIm2colInfo(false),
         HasCacheHint(false), CoversShared(false) {}
 
-  bool isCopy() const {
-    return Kind == OpKind::CpAsync || Kind == OpKind::BulkCopy ||
-           Kind == OpKind::BulkReduce || Kind == OpKind::TensorCopy ||
-           Kind == OpKind::TensorReduce;
-  }
-  bool isPrefetch() const {
-    return Kind == OpKind::BulkPrefetch || Kind == OpKind::TensorPrefetch;
-  }
+  bool isCopy() const { return inSet(CopyKinds, Kind); }
+  bool isPrefetch() const { return inSet(PrefetchKinds, Kind); }
   /// A bulk/tensor operation tracked by bulk async-groups (bulk_group).
   bool isBulkGroupOp() const { return Comp == Completion::BulkGroup; }
   /// The copy reads shared::cta through the async proxy.

@@ -33,9 +33,12 @@ void runClusterRule(const FlowRuleContext &C) {
     }
     return S;
   };
-  // Point notes at the .reqnctapercluster directive in the header.
-  SourceRange HeaderAt = F.NameRange;
-  if (F.HeaderStatement < FF.M.Statements.size()) {
+  // Notes point at the .reqnctapercluster directive in the header (found
+  // for a report: most functions have none).
+  auto HeaderAt = [&] {
+    SourceRange Where = F.NameRange;
+    if (F.HeaderStatement >= FF.M.Statements.size())
+      return Where;
     SourceRange H = FF.M.Statements[F.HeaderStatement].Range;
     std::string_view Text = FF.M.Text.substr(H.Begin, H.End - H.Begin);
     size_t P = Text.find(".reqnctapercluster");
@@ -53,14 +56,13 @@ void runClusterRule(const FlowRuleContext &C) {
         ++E;
       while (E > P && (Text[E - 1] == ' ' || Text[E - 1] == '\t' || Text[E - 1] == '\r'))
         --E;
-      HeaderAt = {H.Begin + uint32_t(P), H.Begin + uint32_t(E)};
+      Where = {H.Begin + uint32_t(P), H.Begin + uint32_t(E)};
     }
-  }
-  for (uint32_t RK : FF.RoleInsts) {
+    return Where;
+  };
+  for (uint32_t RK : roleInstsOf(FF, CopyKinds | PrefetchKinds)) {
     const FlowInst &I = FF.Insts[RK];
     const AsyncOp &Op = I.Op;
-    if (!Op.isCopy() && !Op.isPrefetch())
-      continue;
     if (Op.Multicast && Op.CtaMaskOp >= 0) {
       size_t Expected = size_t(Op.CtaMaskOp) + 1 + (Op.HasCacheHint ? 1 : 0);
       const Opnd *Mask = FF.operand(I, Op.CtaMaskOp);
@@ -83,7 +85,7 @@ void runClusterRule(const FlowRuleContext &C) {
                      " names CTAs beyond the cluster of " +
                      std::to_string(Size) + " CTA" + (Size == 1 ? "" : "s") +
                      " declared for this kernel")
-              .note(HeaderAt, ".reqnctapercluster " + Shape() +
+              .note(HeaderAt(), ".reqnctapercluster " + Shape() +
                                   " declared here");
         }
       }
@@ -92,7 +94,7 @@ void runClusterRule(const FlowRuleContext &C) {
       C.diag(rules::FlowClusterShape, I.Range,
              ".cta_group::2 needs a pair of CTAs in the cluster, but this "
              "kernel's cluster has 1 CTA")
-          .note(HeaderAt, ".reqnctapercluster " + Shape() + " declared here");
+          .note(HeaderAt(), ".reqnctapercluster " + Shape() + " declared here");
     }
   }
 }

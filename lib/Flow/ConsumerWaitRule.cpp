@@ -144,12 +144,19 @@ bool fillsOnBarrier(const FlowInst &I) {
          (Op.Comp == Completion::Mbarrier && Op.writesShared());
 }
 
+/// The kinds fillsOnBarrier() can accept.
+constexpr KindSet FillKinds =
+    CopyKinds | kindSet({OpKind::CpAsyncMbarrierArrive, OpKind::ClcTryCancel});
+
 /// A fill, or an expect_tx that arms a fill's barrier: what a producer
 /// does right after acquiring a slot.
 bool armsOrFills(const FlowInst &I) {
   return fillsOnBarrier(I) || I.Op.Kind == OpKind::MbarArriveExpectTx ||
          I.Op.Kind == OpKind::MbarExpectTx;
 }
+/// The kinds armsOrFills() can accept.
+constexpr KindSet ArmKinds =
+    FillKinds | kindSet({OpKind::MbarArriveExpectTx, OpKind::MbarExpectTx});
 
 constexpr size_t MaxClasses = 64;
 
@@ -663,9 +670,13 @@ private:
 
 void runConsumerWaitRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
-  bool HasFill = std::any_of(FF.RoleInsts.begin(), FF.RoleInsts.end(),
-                             [&](uint32_t K) { return fillsOnBarrier(FF.Insts[K]); });
-  if (!HasFill || !(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
+  if (!(FF.has(OpKind::MbarArrive) || FF.has(OpKind::MmaCommitArrive)))
+    return;
+  std::vector<uint32_t> Fills = roleInstsOf(FF, FillKinds);
+  Fills.erase(std::remove_if(Fills.begin(), Fills.end(),
+                             [&](uint32_t K) { return !fillsOnBarrier(FF.Insts[K]); }),
+              Fills.end());
+  if (Fills.empty())
     return;
   BarrierFacts &Facts = C.barriers();
   auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
@@ -678,9 +689,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
         return int(X);
     return -1;
   };
-  for (uint32_t K : FF.RoleInsts) {
-    if (!fillsOnBarrier(FF.Insts[K]))
-      continue;
+  for (uint32_t K : Fills) {
     const Shape &A = BarrierOf(K);
     if (!A || ClassOf(A) >= 0)
       continue;
@@ -698,7 +707,7 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
   std::vector<Pair> Pairs;
   const std::vector<uint32_t> &RI = FF.RoleInsts;
   for (size_t X = 0; X < RI.size(); ++X) {
-    if (FF.Insts[RI[X]].Op.Kind != OpKind::MbarWait)
+    if (FF.RoleTags[X].Kind != OpKind::MbarWait)
       continue;
     const Shape &E = BarrierOf(RI[X]);
     if (!E || ClassOf(E) >= 0)
@@ -709,10 +718,10 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
     // window (FA3's Q after the first K slot) is not released by that ring.
     int First = -1, FirstSame = -1;
     for (size_t Y = X + 1; Y < RI.size() && Y < X + 64; ++Y) {
-      const FlowInst &I = FF.Insts[RI[Y]];
-      if (I.Op.Kind == OpKind::MbarWait)
+      OpKind Kd = FF.RoleTags[Y].Kind;
+      if (Kd == OpKind::MbarWait)
         break;
-      if (armsOrFills(I)) {
+      if (inSet(ArmKinds, Kd) && armsOrFills(FF.Insts[RI[Y]])) {
         int F = ClassOf(BarrierOf(RI[Y]));
         if (F < 0)
           continue;
@@ -1462,10 +1471,10 @@ struct MustBits {
 void runPublishRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
   std::vector<Publish> Pubs;
-  for (uint32_t K : FF.RoleInsts) {
+  for (uint32_t K : roleInstsOf(FF, kindSet({OpKind::MbarArrive}))) {
     const FlowInst &I = FF.Insts[K];
-    if (I.Op.Kind != OpKind::MbarArrive || Pubs.size() == 64)
-      continue;
+    if (Pubs.size() == 64)
+      break;
     AddrKey Bar = FF.address(FF.operand(I, I.Op.MbarOp));
     if (!FF.isSharedBase(Bar.Base) || !Bar.OffKnown)
       continue;

@@ -596,6 +596,7 @@ void FlowFunction::forgetRegisters() {
 void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
   uint32_t K = uint32_t(Insts.size() - 1);
   RoleInsts.push_back(K);
+  RoleTags.emplace_back(Kd, Insts[K].Op.MbarOp >= 0);
   if (Kd == OpKind::Branch)
     Lists.BranchScope.push_back({K, Scope});
   if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
@@ -633,6 +634,7 @@ void FlowFunction::build() {
   Lists.BranchScope.reserve(64);
   uint32_t NumStatements = F.EndStatement - F.FirstStatement;
   Insts.reserve(NumStatements);
+  RoleTags.reserve(NumStatements); // (two bytes a statement: one allocation)
   // The registers each instruction defines are interned as it is read: ids
   // in the order of first definition, which PathConditions' atoms and the
   // base ids follow.

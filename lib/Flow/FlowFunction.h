@@ -528,6 +528,19 @@ public:
   /// Indices of the instructions with a role (OpKind other than Other), in
   /// order: rules scan these rather than every instruction.
   std::vector<uint32_t> RoleInsts;
+  /// Of each of RoleInsts, its kind and whether it has an mbarrier operand
+  /// (AsyncOp::MbarOp), two bytes: a rule that acts on a few kinds finds
+  /// them here (roleInstsOf(), FlowRules.h) without reading every role
+  /// instruction's record (64 bytes, most out of the first-level cache by
+  /// the time the rules run).
+  struct RoleTag {
+    // (Built in place: two byte stores and a two-byte load of a tag built
+    // on the stack stalled on store forwarding, most of noteRole()'s time.)
+    RoleTag(OpKind Kind, bool Mbar) : Kind(Kind), Mbar(Mbar) {}
+    OpKind Kind;
+    bool Mbar;
+  };
+  std::vector<RoleTag> RoleTags;
   /// Indices of the tcgen05.* instructions (heads that start "tcgen05."),
   /// in order: the tensor-memory rule's reads and writes, most of them of
   /// no role, found without reading every instruction's head again.

@@ -28,6 +28,19 @@ unsigned FlowRuleContext::lineOf(const FlowInst &I) const {
   return Ctx.Buffer.lineCol(I.Range.Begin).Line;
 }
 
+std::vector<uint32_t> roleInstsOf(const FlowFunction &FF, KindSet Kinds, bool Mbar) {
+  // (No branch per instruction: kinds come in no order a predictor learns.)
+  std::vector<uint32_t> Out(FF.RoleInsts.size());
+  size_t N = 0;
+  for (size_t X = 0; X < FF.RoleInsts.size(); ++X) {
+    const FlowFunction::RoleTag &T = FF.RoleTags[X];
+    Out[N] = FF.RoleInsts[X];
+    N += size_t(inSet(Kinds, T.Kind) | (Mbar & T.Mbar));
+  }
+  Out.resize(N);
+  return Out;
+}
+
 std::optional<uint64_t> FlowRuleContext::tensorBoxBytes(const FlowInst &I) const {
   std::string_view T = FF.M.Text;
   static constexpr std::string_view Tag = "ptxlint: tensor-box-bytes=";

@@ -22,6 +22,13 @@
 namespace ptxlint {
 namespace flow {
 
+/// The role instructions whose kind is in Kinds (and, with Mbar, those that
+/// have an mbarrier operand), in order: found from FlowFunction::RoleTags,
+/// without reading the other role instructions' records (every rule read
+/// every one to find the few it acts on).
+std::vector<uint32_t> roleInstsOf(const FlowFunction &FF, KindSet Kinds,
+                                  bool Mbar = false);
+
 /// A diagnostic of a flow rule: the rule-id DiagBuilder (code, severity and
 /// spec section from Rules.def; notes in the order given, then the section).
 using FlowDiag = DiagBuilder;

@@ -128,8 +128,9 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
   // cannot name (Unnamed: it may be any tracked one), nothing (Skip), or
   // Look: a call or a base redefinition, read from the instruction (and
   // those without a role: the events hold them for their redefinitions).
-  // Found in one pass over the instructions with a role (a large kernel's
-  // do not stay in cache), asked on every visit.
+  // Found in one pass over the mbarrier operations and calls (the role
+  // tags name them: the other role instructions' records are not read),
+  // asked on every visit.
   constexpr int8_t Unnamed = -1, Skip = -2, Look = -3;
   std::vector<int8_t> KeyOf(FF.Insts.size(), Look);
   struct Use {
@@ -137,14 +138,15 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     int32_t Key; ///< index in Keys; -1: unresolved or past MaxBarriers
   };
   std::vector<Use> Ops; // the mbarrier operations the transfer acts on
-  Ops.reserve(FF.RoleInsts.size()); // (one allocation, not a dozen)
+  std::vector<uint32_t> Calls;
   Keys.reserve(MaxBarriers);
   uint8_t Seen[MaxBarriers] = {}; // per key: the Acts met, one bit each
-  for (uint32_t RK : FF.RoleInsts) {
+  std::vector<uint32_t> Mine = roleInstsOf(FF, kindSet({OpKind::Call}), true);
+  Ops.reserve(Mine.size()); // (one allocation, not a dozen)
+  for (uint32_t RK : Mine) {
     const FlowInst &I = FF.Insts[RK];
-    bool Plain = I.Op.Kind != OpKind::Call && I.KillsBase < 0;
-    if (Plain)
-      KeyOf[RK] = Skip;
+    if (I.Op.Kind == OpKind::Call)
+      Calls.push_back(RK);
     if (I.Op.MbarOp < 0)
       continue;
     AddrKey Addr = FF.address(FF.operand(I, I.Op.MbarOp));
@@ -196,19 +198,49 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     for (Entry &E : S)
       E.K = Entry::Unknown;
   };
-  // The events the transfer below acts on.
-  std::vector<char> KeyBase(FF.Bases.size(), 0);
+  // The events the transfer below acts on: the operations on a tracked
+  // barrier or on one we cannot name, the calls, and the redefinitions of a
+  // tracked barrier's base. Only a register base is redefined (KillsBase):
+  // where every tracked barrier is a shared symbol's (nearly all), the
+  // events are the operations and the calls, merged in order from Ops and
+  // Calls, not picked from every block's events.
+  bool RegisterBase = false;
   for (const AddrKey &A : Live)
-    if (size_t(A.Base) < KeyBase.size())
-      KeyBase[size_t(A.Base)] = 1;
-  EventLists Events(FF, [&](uint32_t K) {
-    if (KeyOf[K] != Look)
-      return KeyOf[K] != Skip;
-    const FlowInst &I = FF.Insts[K];
-    return I.Op.Kind == OpKind::Call ||
-           (I.KillsBase >= 0 && (size_t(I.KillsBase) >= KeyBase.size() ||
-                                 KeyBase[size_t(I.KillsBase)]));
-  });
+    RegisterBase |= size_t(A.Base) >= FF.Bases.size() ||
+                    FF.Bases[size_t(A.Base)].K == BaseInfo::Register;
+  EventLists Events;
+  if (!RegisterBase) {
+    std::vector<uint32_t> Kept;
+    Kept.reserve(Ops.size() + Calls.size());
+    size_t Y = 0;
+    for (const Use &U : Ops) {
+      for (; Y < Calls.size() && Calls[Y] < U.Inst; ++Y)
+        Kept.push_back(Calls[Y]);
+      if (KeyOf[U.Inst] >= Unnamed)
+        Kept.push_back(U.Inst);
+    }
+    Kept.insert(Kept.end(), Calls.begin() + Y, Calls.end());
+    Events.assign(FF, Kept);
+  } else {
+    // (Skip: a role instruction that neither calls nor redefines a base.)
+    for (uint32_t RK : FF.RoleInsts) {
+      const FlowInst &I = FF.Insts[RK];
+      if (KeyOf[RK] == Look && I.Op.Kind != OpKind::Call && I.KillsBase < 0)
+        KeyOf[RK] = Skip;
+    }
+    std::vector<char> KeyBase(FF.Bases.size(), 0);
+    for (const AddrKey &A : Live)
+      if (size_t(A.Base) < KeyBase.size())
+        KeyBase[size_t(A.Base)] = 1;
+    Events.build(FF, [&](uint32_t K) {
+      if (KeyOf[K] != Look)
+        return KeyOf[K] != Skip;
+      const FlowInst &I = FF.Insts[K];
+      return I.Op.Kind == OpKind::Call ||
+             (I.KillsBase >= 0 && (size_t(I.KillsBase) >= KeyBase.size() ||
+                                   KeyBase[size_t(I.KillsBase)]));
+    });
+  }
   auto Transfer = [&](uint32_t B, auto &S, bool Report) {
     for (uint32_t K : Events.of(B)) {
       const FlowInst &I = FF.Insts[K];

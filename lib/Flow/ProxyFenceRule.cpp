@@ -188,62 +188,66 @@ uint32_t lastWriteOf(const FlowFunction &FF, const std::vector<int8_t> &SiteOf,
   return First;
 }
 
-} // namespace
-
-void runProxyFenceRule(const FlowRuleContext &C) {
-  const FlowFunction &FF = C.FF;
-  // One pass over the instructions with a role (each read once: a large
-  // kernel's do not stay in cache): what each is to the transfer below
-  // (Cls) and the writes that may be sites.
-  //
-  // The same pass asks whether any write can still be pending where an
-  // access could report it. A write is pending from its instruction until
-  // a fence covering its kind (a guarded fence too: it leaves the write
-  // Mixed, and only a pending one reports); an access reports only a
-  // pending write (a bulk read or an arrive, a write; a copy signalling an
-  // mbarrier, an init). Where every write is fenced in its own block
-  // before any such access ("st.shared; fence.proxy.async", "inits;
-  // fence.mbarrier_init"), no state anywhere holds a pending write at an
-  // access, and the solve cannot report: the function costs this pass.
-  std::vector<uint8_t> Cls(FF.Insts.size(), 0);
-  std::vector<uint32_t> Candidates;
-  Candidates.reserve(FF.RoleInsts.size()); // (one allocation, not a dozen)
+/// Whether any write can be pending where an access could report it. A
+/// write is pending from its instruction until a fence covering its kind (a
+/// guarded fence too: it leaves the write Mixed, and only a pending one
+/// reports); an access reports only a pending write (a bulk read or an
+/// arrive, a generic write; a copy that signals an mbarrier, an init).
+/// Where every write is fenced in its own block before any such access
+/// ("st.shared; fence.proxy.async", "inits; fence.mbarrier_init"), no state
+/// anywhere holds a pending write at an access, and the solve cannot
+/// report. (Calls, which may fence, are not asked: no is still exact.)
+bool mayReport(const FlowFunction &FF) {
+  constexpr KindSet Kinds =
+      CopyKinds | kindSet({OpKind::FenceProxyAsync, OpKind::FenceMbarrierInit,
+                           OpKind::Barrier, OpKind::MbarInit, OpKind::MbarArrive,
+                           OpKind::Store, OpKind::AtomRed, OpKind::StMatrix});
   bool OpenWrite = false, OpenInit = false; // unfenced in this block
-  bool MayReport = false;
   size_t Bl = 0; // the block of the instruction below
-  for (uint32_t RK : FF.RoleInsts) {
-    const FlowInst &I = FF.Insts[RK];
-    if (Bl < FF.Blocks.size() && RK >= FF.Blocks[Bl].End) {
-      MayReport |= OpenWrite || OpenInit; // (pending into the successors)
-      OpenWrite = OpenInit = false;
-      while (Bl < FF.Blocks.size() && RK >= FF.Blocks[Bl].End)
+  for (uint32_t K : roleInstsOf(FF, Kinds)) {
+    if (Bl < FF.Blocks.size() && K >= FF.Blocks[Bl].End) {
+      if (OpenWrite || OpenInit)
+        return true; // pending into the successors
+      while (Bl < FF.Blocks.size() && K >= FF.Blocks[Bl].End)
         ++Bl;
     }
+    const FlowInst &I = FF.Insts[K];
     uint8_t Cl = classOf(I);
-    Cls[RK] = Cl;
     if (Cl & ClsFence)
       OpenWrite = OpenInit = false;
     else if (Cl & ClsRetireInit)
       OpenInit = false;
-    MayReport |= (OpenWrite && (Cl & (ClsReader | ClsArrive))) ||
-                 (OpenInit && (Cl & ClsMbarCopy));
-    if (I.Op.Kind == OpKind::MbarInit) {
-      Candidates.push_back(RK);
+    if ((OpenWrite && (Cl & (ClsReader | ClsArrive))) ||
+        (OpenInit && (Cl & ClsMbarCopy)))
+      return true;
+    if (I.Op.Kind == OpKind::MbarInit)
       OpenInit = true;
-    } else if (isGenericWrite(I.Op)) {
-      Candidates.push_back(RK);
+    else if (isGenericWrite(I.Op))
       OpenWrite = true;
-    }
   }
-  if (!MayReport && !OpenWrite && !OpenInit)
+  return OpenWrite || OpenInit;
+}
+
+} // namespace
+
+void runProxyFenceRule(const FlowRuleContext &C) {
+  const FlowFunction &FF = C.FF;
+  if (!mayReport(FF))
     return;
-  // The async-proxy accesses' source buffers and barriers.
+  // One pass over the instructions with a role (each read once: a large
+  // kernel's do not stay in cache): what each is to the transfer below
+  // (Cls), the async-proxy accesses' source buffers and barriers, and the
+  // writes that may be sites.
+  std::vector<uint8_t> Cls(FF.Insts.size(), 0);
   std::vector<AddrKey> Sources, Barriers;
+  std::vector<uint32_t> Candidates;
+  Sources.reserve(FF.RoleInsts.size()); // (a few allocations, not a dozen)
+  Barriers.reserve(FF.RoleInsts.size());
+  Candidates.reserve(FF.RoleInsts.size());
   for (uint32_t RK : FF.RoleInsts) {
-    uint8_t Cl = Cls[RK];
-    if (!(Cl & (ClsReader | ClsMbarCopy)))
-      continue;
     const FlowInst &I = FF.Insts[RK];
+    uint8_t Cl = classOf(I);
+    Cls[RK] = Cl;
     if (Cl & ClsReader) {
       AddrKey A = FF.address(FF.operand(I, I.Op.SrcOp));
       if (A.valid())
@@ -254,6 +258,8 @@ void runProxyFenceRule(const FlowRuleContext &C) {
       if (A.valid() && A.OffKnown)
         Barriers.push_back(A);
     }
+    if (I.Op.Kind == OpKind::MbarInit || isGenericWrite(I.Op))
+      Candidates.push_back(RK);
   }
   if (Sources.empty() && Barriers.empty())
     return;

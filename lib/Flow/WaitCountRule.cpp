@@ -106,27 +106,12 @@ void runWaitCountRule(const FlowRuleContext &C) {
   // wrappers and single-stage kernels) costs one pass over its role
   // instructions. A negative N is the checker's (O209): here it only stops
   // the count.
-  std::vector<uint32_t> Kept;
-  Kept.reserve(FF.count(OpKind::CpAsyncCommit) + FF.count(OpKind::BulkCommit) +
-               FF.count(OpKind::CpAsyncWait) + FF.count(OpKind::BulkWait) +
-               FF.count(OpKind::CpAsyncWaitAll) + FF.count(OpKind::Call));
+  constexpr KindSet Waits = kindSet({OpKind::CpAsyncWait, OpKind::BulkWait});
   bool CanReport = false;
-  for (uint32_t K : FF.RoleInsts) {
+  for (uint32_t K : roleInstsOf(FF, Waits)) {
     const FlowInst &I = FF.Insts[K];
-    switch (I.Op.Kind) {
-    case OpKind::CpAsyncWait:
-    case OpKind::BulkWait:
-      if (!CanReport)
-        if (auto N = FF.constant(FF.operand(I, I.Op.WaitNOp)))
-          CanReport = *N >= 1;
-      [[fallthrough]];
-    case OpKind::CpAsyncCommit:
-    case OpKind::BulkCommit:
-    case OpKind::CpAsyncWaitAll:
-    case OpKind::Call:
-      Kept.push_back(K);
-      break;
-    default:
+    if (auto N = FF.constant(FF.operand(I, I.Op.WaitNOp)); N && *N >= 1) {
+      CanReport = true;
       break;
     }
   }
@@ -134,7 +119,10 @@ void runWaitCountRule(const FlowRuleContext &C) {
     return;
   Counts Entry;
   EventLists Events;
-  Events.assign(FF, Kept);
+  Events.assign(FF, roleInstsOf(FF, Waits | kindSet({OpKind::CpAsyncCommit,
+                                                     OpKind::BulkCommit,
+                                                     OpKind::CpAsyncWaitAll,
+                                                     OpKind::Call})));
   struct NoOp {
     uint32_t Inst;
     int Slot;
