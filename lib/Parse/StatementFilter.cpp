@@ -90,15 +90,14 @@ bool isParsedDeclaration(std::string_view Head) {
 }
 
 /// headNeedsFullParse(), inlined into needsFullParse().
-inline bool headNeedsParse(const Statement &S, std::string_view Text) {
-  switch (S.Kind) {
+inline bool headNeedsParse(StatementKind K, std::string_view Head) {
+  switch (K) {
   case StatementKind::Instruction:
-    return instructionNeedsParse(S.head(Text));
+    return instructionNeedsParse(Head);
   case StatementKind::Directive:
-    return S.head(Text) == ".version" || S.head(Text) == ".target" ||
-           S.head(Text) == ".address_size";
+    return Head == ".version" || Head == ".target" || Head == ".address_size";
   case StatementKind::Declaration:
-    return isParsedDeclaration(S.head(Text));
+    return isParsedDeclaration(Head);
   case StatementKind::FunctionHeader:
     return true;
   default:
@@ -120,13 +119,13 @@ static constexpr OpcodePrefixSet prefixesOfRules() {
 // Constant-initialised: the initialiser is a constant expression.
 const OpcodePrefixSet ParsedOpcodePrefixes = prefixesOfRules();
 
-bool headNeedsFullParse(const Statement &S, std::string_view Text) {
-  return headNeedsParse(S, Text);
+bool headNeedsFullParse(StatementKind K, std::string_view Head) {
+  return headNeedsParse(K, Head);
 }
 
 bool needsFullParse(const Statement &S, std::string_view Text) {
   // ParsedIndex -2: the scanner already reported this statement.
-  return S.ParsedIndex != -2 && headNeedsParse(S, Text);
+  return S.ParsedIndex != -2 && headNeedsParse(S.Kind, S.head(Text));
 }
 
 std::vector<uint32_t> selectForParse(Module &M) {

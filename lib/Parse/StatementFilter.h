@@ -17,7 +17,9 @@ namespace ptxlint {
 bool needsFullParse(const Statement &S, std::string_view Text);
 /// needsFullParse() before the scanner's own verdict on the statement (the
 /// ParsedIndex it may set after emitting it): what the kind and head say.
-bool headNeedsFullParse(const Statement &S, std::string_view Text);
+/// From the values, not from the Statement the scanner has just written: a
+/// load of its first word, written a byte at a time, waited on the stores.
+bool headNeedsFullParse(StatementKind K, std::string_view Head);
 
 /// A set of two-byte prefixes: a bitmap over 16-bit values, the first byte
 /// in the low bits.
