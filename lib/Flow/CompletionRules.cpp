@@ -64,45 +64,48 @@ CompletionTracker::CompletionTracker(const FlowRuleContext &C)
   T.WrongKind.clear();
   T.SiteOf.assign(FF.Insts.size(), -1);
   T.Sites.reserve(std::min(FF.RoleInsts.size(), MaxSites));
-  // Copies that are committed first, then the mbarrier-completed loads: a
-  // kernel's many TMA loads must not crowd its epilogue's stores out of the
-  // site cap.
-  for (bool Loads : {false, true})
-    for (uint32_t K : FF.RoleInsts) {
-      const FlowInst &I = FF.Insts[K];
-      Role R;
-      if (I.Op.Kind == OpKind::CpAsync)
-        R = Role::CpAsync;
-      else if (I.Op.isCopy() && I.Op.Comp == Completion::BulkGroup)
-        R = Role::BulkGroup;
-      else if (I.Op.isCopy() && I.Op.Comp == Completion::Mbarrier &&
-               I.Op.writesShared())
-        R = Role::MbarLoad;
-      else
-        continue;
-      if ((R == Role::MbarLoad) != Loads)
-        continue;
-      if (T.Sites.size() >= MaxSites) {
-        Complete = false;
-        continue;
-      }
-      Site S{K,
-             R,
-             FF.address(FF.operand(I, I.Op.DstOp)),
-             FF.address(FF.operand(I, I.Op.SrcOp)),
-             FF.address(FF.operand(I, I.Op.MbarOp))};
-      T.SiteOf[K] = int32_t(T.Sites.size());
-      T.Sites.push_back(S);
+  // Copies that are committed first, then the mbarrier-completed loads
+  // (listed on the way): a kernel's many TMA loads must not crowd its
+  // epilogue's stores out of the site cap.
+  auto Add = [&](uint32_t K, Role R) {
+    if (T.Sites.size() >= MaxSites) {
+      Complete = false;
+      return;
     }
+    const FlowInst &I = FF.Insts[K];
+    Site S{K,
+           R,
+           FF.address(FF.operand(I, I.Op.DstOp)),
+           FF.address(FF.operand(I, I.Op.SrcOp)),
+           FF.address(FF.operand(I, I.Op.MbarOp))};
+    T.SiteOf[K] = int32_t(T.Sites.size());
+    T.Sites.push_back(S);
+  };
+  T.Loads.clear();
+  for (uint32_t K : FF.RoleInsts) {
+    const AsyncOp &Op = FF.Insts[K].Op;
+    if (Op.Kind == OpKind::CpAsync)
+      Add(K, Role::CpAsync);
+    else if (Op.isCopy() && Op.Comp == Completion::BulkGroup)
+      Add(K, Role::BulkGroup);
+    else if (Op.isCopy() && Op.Comp == Completion::Mbarrier &&
+             Op.writesShared())
+      T.Loads.push_back(K);
+  }
+  for (uint32_t K : T.Loads)
+    Add(K, Role::MbarLoad);
   NC = 0;
   while (NC < T.Sites.size() && T.Sites[NC].R != Role::MbarLoad)
     ++NC;
   T.SitesIn.assign(FF.Bases.size(), 0);
   for (std::vector<uint32_t> &Of : T.OfRole)
     Of.reserve(T.Sites.size());
+  for (uint64_t &M : T.RoleSites)
+    M = 0;
   for (uint32_t X = 0; X < T.Sites.size(); ++X) {
     const Site &St = T.Sites[X];
     T.OfRole[size_t(St.R)].push_back(X);
+    T.RoleSites[size_t(St.R)] |= uint64_t(1) << X;
     for (int32_t B : {St.Dst.Base, St.Src.Base, St.Mbar.Base})
       if (B >= 0 && size_t(B) < T.SitesIn.size())
         T.SitesIn[size_t(B)] |= uint64_t(1) << X;
@@ -187,6 +190,9 @@ bool CompletionTracker::checkedAt(uint32_t K) {
   }
 }
 
+// What the transfer acts on when reporting.
+bool CompletionTracker::acts(uint32_t K) { return checkedAt(K) || changes(K); }
+
 bool CompletionTracker::changes(uint32_t K) {
   switch (FF.Insts[K].Op.Kind) {
   case OpKind::CpAsyncCommit:
@@ -205,53 +211,39 @@ bool CompletionTracker::changes(uint32_t K) {
   }
 }
 
-// Whether a copy of role R may be pending in S: neither absent nor done on
-// every path (pending, or mixed: pending on some).
-bool CompletionTracker::unsettled(const CompState &S, Role R) {
-  for (uint32_t K : T.OfRole[size_t(R)])
-    if (S.F[K] != Absent && S.F[K] != Done)
-      return true;
-  return false;
-}
-
 // Whether the check at instruction K (checkedAt) could report in S or in
-// any state above it: what each check needs before it looks further.
+// any state above it: what each check needs before it looks further (a
+// copy uncommitted, pending or mixed: pending on some path; a store not
+// waited for).
 bool CompletionTracker::mayReport(const CompState &S, uint32_t K) {
   const FlowInst &I = FF.Insts[K];
-  auto Uncommitted = [&](Role R) {
-    for (uint32_t X : T.OfRole[size_t(R)])
-      if (S.U.holds(X))
-        return true;
-    return false;
-  };
-  auto StoreActive = [&] {
-    for (uint32_t X : T.OfRole[size_t(Role::BulkGroup)])
-      if (S.W.holds(X))
-        return true;
-    return unsettled(S, Role::BulkGroup);
-  };
+  uint64_t Unsettled = S.F.above(Done); // Mixed or pending
+  auto Of = [&](Role R) { return T.RoleSites[size_t(R)]; };
+  uint64_t Stores = (Unsettled | S.W.Live) & Of(Role::BulkGroup);
+  uint64_t Reads = Unsettled & (Of(Role::CpAsync) | Of(Role::MbarLoad));
   switch (I.Op.Kind) {
   case OpKind::CpAsyncWait: // checkUncommitted, checkWrongKind
-    return Uncommitted(Role::CpAsync) || unsettled(S, Role::BulkGroup);
+    return ((S.U.Live & Of(Role::CpAsync)) |
+            (Unsettled & Of(Role::BulkGroup))) != 0;
   case OpKind::CpAsyncWaitAll:
-    return unsettled(S, Role::BulkGroup);
+    return (Unsettled & Of(Role::BulkGroup)) != 0;
   case OpKind::BulkWait:
-    return Uncommitted(Role::BulkGroup) || unsettled(S, Role::CpAsync);
+    return ((S.U.Live & Of(Role::BulkGroup)) |
+            (Unsettled & Of(Role::CpAsync))) != 0;
   case OpKind::Ret: // checkExit
   case OpKind::Exit:
     return S.U.Live != 0;
   case OpKind::MbarArrive: // checkRelease
-    return StoreActive();
+    return Stores != 0;
   case OpKind::Store: // checkWrite
   case OpKind::AtomRed:
   case OpKind::StMatrix:
-    return isSharedSpace(I.Op.Dst) && StoreActive();
+    return isSharedSpace(I.Op.Dst) && Stores != 0;
   case OpKind::Load: // checkRead
   case OpKind::LdMatrix:
-    return isSharedSpace(I.Op.Src) &&
-           (unsettled(S, Role::CpAsync) || unsettled(S, Role::MbarLoad));
+    return isSharedSpace(I.Op.Src) && Reads != 0;
   case OpKind::DescriptorRead: // checkDescriptorRead
-    return unsettled(S, Role::CpAsync) || unsettled(S, Role::MbarLoad);
+    return Reads != 0;
   default:
     return false;
   }
@@ -281,17 +273,13 @@ void CompletionTracker::transfer(uint32_t B, CompState &S, bool Report) {
       NoneWatched = false; // the state may change here
     bool G = I.Guarded;
     auto Commit = [&](Role R) {
-      forRole(S, R, [&](uint8_t &F, const Site &St) {
-        if (!isPending(F))
-          return;
+      forPending(S, R, [&](uint8_t &F, const Site &St) {
         uint8_t Aged = pending(ageOf(F) + 1);
         F = covers(I, St) ? Aged : joinFact(F, Aged);
       });
     };
     auto Wait = [&](Role R, std::optional<int64_t> N) {
-      forRole(S, R, [&](uint8_t &F, const Site &St) {
-        if (!isPending(F))
-          return;
+      forPending(S, R, [&](uint8_t &F, const Site &St) {
         if (!N)
           F = Mixed;
         else if (int64_t(ageOf(F)) > *N)
@@ -419,6 +407,8 @@ bool CompletionTracker::quiet(uint32_t B, bool Report) {
 // block's final one, so the probe stops at the first check that could.
 // Whether one could.
 bool CompletionTracker::probe() {
+  // Its visits walk the reporting list (without the path events).
+  T.ReportEvents.build(FF, [this](uint32_t K) { return acts(K); });
   auto Transfer = [this](uint32_t B, CompState &S, bool) {
     transfer(B, S, false);
   };
@@ -442,9 +432,9 @@ bool CompletionTracker::settledInBlock() {
     const Site &St = T.Sites[X];
     bool Bulk = St.R == Role::BulkGroup;
     IndexRun Ev = FF.Blocks[FF.blockOf(St.Inst)].Events;
+    const uint32_t *K = std::lower_bound(Ev.begin(), Ev.end(), St.Inst);
     bool Committed = false, Waited = false;
-    for (const uint32_t *K = std::lower_bound(Ev.begin(), Ev.end(), St.Inst) + 1;
-         K < Ev.end() && !Waited; ++K)
+    for (++K; K < Ev.end() && !Waited; ++K)
       switch (FF.Insts[*K].Op.Kind) {
       case OpKind::CpAsyncCommit:
         Committed = Committed || !Bulk;
@@ -477,8 +467,7 @@ bool CompletionTracker::settledInBlock() {
 // too.
 void CompletionTracker::buildEvents() {
   T.ReportEvents.build(
-      FF, [this](uint32_t K) { return checkedAt(K) || changes(K); },
-      PC ? &PC->events() : nullptr);
+      FF, [this](uint32_t K) { return acts(K); }, PC ? &PC->events() : nullptr);
   // A block whose report visit checks nothing is not replayed (a spin
   // loop around try_wait: a third of async-dense's visits).
   T.Reports.assign(FF.Blocks.size(), 0);
@@ -524,11 +513,8 @@ void CompletionTracker::run() {
     // elsewhere (a store and its commit behind two tests of one register)
     // a check finds something to look at without them, late in the
     // function, and the probe would be a second solve.
-    if (settledInBlock()) {
-      buildEvents();
-      if (!probe())
-        return;
-    }
+    if (settledInBlock() && !probe())
+      return;
     PC.emplace(FF);
     T.PathEvent.assign(FF.Insts.size(), 0);
     for (uint32_t K : PC->events())

@@ -188,10 +188,12 @@ private:
   /// constructor resets them.
   struct Tables {
     std::vector<Site> Sites;
+    std::vector<uint32_t> Loads;     ///< (the constructor's MbarLoads)
     std::vector<int32_t> SiteOf;     ///< per instruction: its site, or -1
     std::vector<char> ReportedSite;  ///< F401/F402
     std::vector<char> ReportedUse;   ///< F406/F407
     std::vector<uint32_t> OfRole[3]; ///< per Role: its sites, in order
+    uint64_t RoleSites[3];           ///< per Role: its sites (bit K: site K)
     /// Per base: the sites whose destination, source or barrier is in it
     /// (bit K: site K), forgotten where an instruction redefines the base.
     std::vector<uint64_t> SitesIn;
@@ -222,6 +224,15 @@ private:
     for (uint32_t K : T.OfRole[size_t(R)])
       F(S.F[K], T.Sites[K]);
   }
+  /// Fn(fact, site) for each site of role R whose fact is pending (a
+  /// commit or wait visits those alone).
+  template <class Fn> void forPending(CompState &S, Role R, Fn &&F) {
+    for (uint64_t M = S.F.above(Mixed) & T.RoleSites[size_t(R)]; M;
+         M &= M - 1) {
+      size_t K = size_t(__builtin_ctzll(M));
+      F(S.F[K], T.Sites[K]);
+    }
+  }
   bool covers(const FlowInst &Op, const Site &St);
   uint64_t waitedSites(uint32_t K);
   /// The bytes site K's copy moves, 0 when unknown.
@@ -231,7 +242,7 @@ private:
   bool changes(uint32_t K);
   void buildEvents();
   bool settledInBlock();
-  bool unsettled(const CompState &S, Role R);
+  bool acts(uint32_t K);
   bool mayReport(const CompState &S, uint32_t K);
   bool probe();
   /// In probe(); MayReport: a check could report, and the probe stops.

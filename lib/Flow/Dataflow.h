@@ -382,6 +382,23 @@ struct FactBytes {
   bool operator==(const FactBytes &O) const {
     return N == O.N && std::memcmp(V, O.V, N) == 0;
   }
+  /// Bit K: fact K is above X in FactState's order (above(Done): Mixed or
+  /// pending; above(Mixed): pending).
+  uint64_t above(uint8_t X) const {
+    uint64_t M = 0;
+#if defined(__SSE2__)
+    // 16 facts a compare (the bytes past N are masked off below).
+    const __m128i D = _mm_set1_epi8(char(X));
+    for (uint32_t K = 0; K < N; K += 16) {
+      __m128i A = _mm_loadu_si128(reinterpret_cast<const __m128i *>(V + K));
+      M |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpgt_epi8(A, D)))) << K;
+    }
+#else
+    for (uint32_t K = 0; K < N; ++K)
+      M |= uint64_t(V[K] > X) << K;
+#endif
+    return N < Max ? M & ((uint64_t(1) << N) - 1) : M;
+  }
 };
 
 /// A vector of facts, joined element-wise.
