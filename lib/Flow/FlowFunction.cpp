@@ -426,8 +426,8 @@ RegNameTest FlowFunction::regNameTest() const {
           }};
 }
 
-void FlowFunction::fromAst(const Operand &A, Opnd &O) const {
-  O.Range = A.Range;
+void FlowFunction::fromAst(const Instruction &P, const Operand &A, Opnd &O) const {
+  O.Range = P.rangeOf(A);
   O.Negated = A.Negated;
   auto IsReg = [&](std::string_view Name) { return isRegName(Name); };
   switch (A.Kind) {
@@ -566,7 +566,7 @@ void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
   std::vector<Opnd> &Pool = Operands.room(P.Operands.size());
   size_t At = Pool.size();
   for (const Operand &A : P.Operands)
-    fromAst(A, Pool.emplace_back());
+    fromAst(P, A, Pool.emplace_back());
   I.Ops = {Pool.data() + At, uint32_t(P.Operands.size())};
 }
 
@@ -1070,20 +1070,27 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
 }
 
 Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
-  // Self built in place, not copied from an Unknown built first: the copy's
-  // 16-byte loads of the stores that had just built it stalled on store
-  // forwarding (three fifths of evalValue()'s perf samples).
-  Val Self{Val::Unknown, -1, false, 0};
-  if (defCount(Reg) == 1) {
-    int32_t &B = sliceReg(Reg).SelfBase;
-    if (B < 0)
-      B = selfBase(Reg);
-    Self.K = Val::Ptr;
-    Self.Base = B;
-    Self.OffKnown = true;
-  }
+  // The register's own value: a pointer into a base of its own where it is
+  // defined once, else unknown. The base is made when that value is the
+  // result, not for every register evaluated (most of a slice holds a
+  // constant or a symbol's address: async-dense made 34,000 bases that no
+  // value held). Built in the caller's slot (a Val built on the stack and
+  // copied stalled on store forwarding: three fifths of evalValue()'s perf
+  // samples once).
+  auto Self = [&] {
+    Val S{Val::Unknown, -1, false, 0};
+    if (defCount(Reg) == 1) {
+      int32_t &B = sliceReg(Reg).SelfBase;
+      if (B < 0)
+        B = selfBase(Reg);
+      S.K = Val::Ptr;
+      S.Base = B;
+      S.OffKnown = true;
+    }
+    return S;
+  };
   if (I.Ops.empty() || I.Ops[0].K != Opnd::Reg)
-    return Self; // vector or tuple destinations
+    return Self(); // vector or tuple destinations
   const uint8_t VO = valOpOf(I);
   // A pointer: into a symbol, or into the object a cvta'd register points
   // to (dynamic shared memory reached through a generic pointer, TK's
@@ -1096,16 +1103,17 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
   if (VO == VMov && N == 2) {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Ptr && !Symbolic(V))
-      return Self; // %r2 = %tid.x: a fresh opaque value
-    return V.K == Val::Unknown ? Self : V;
+      return Self(); // %r2 = %tid.x: a fresh opaque value
+    return V.K == Val::Unknown ? Self() : V;
   }
   if ((VO == VCvta || VO == VCvt) && N == 2 && I.Ops[1].K == Opnd::Reg) {
     Val V = operandVal(I.Ops[1]);
     if (V.K == Val::Undef || V.K == Val::Const || Symbolic(V))
       return V;
-    if (VO == VCvta && Self.K == Val::Ptr)
-      Bases[size_t(Self.Base)].CvtaPointer = true; // a pointer of its own
-    return Self;
+    Val S = Self();
+    if (VO == VCvta && S.K == Val::Ptr)
+      Bases[size_t(S.Base)].CvtaPointer = true; // a pointer of its own
+    return S;
   }
   // Swizzles (xor), alignment masks and bit-or'd offsets of a pointer stay
   // in its object, at an offset not known: may-alias, never must-alias.
@@ -1115,7 +1123,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
       return Val{};
     if (Symbolic(A) != Symbolic(B))
       return Val{Val::Ptr, Symbolic(A) ? A.Base : B.Base, false, 0};
-    return Symbolic(A) ? Val{Val::Unknown, -1, false, 0} : Self;
+    return Symbolic(A) ? Val{Val::Unknown, -1, false, 0} : Self();
   }
   if ((VO == VAdd || VO == VSub) && N == 3) {
     Val A = operandVal(I.Ops[1]), B = operandVal(I.Ops[2]);
@@ -1134,7 +1142,7 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
       return Val{Val::Ptr, B.Base, false, 0};
     if (Symbolic(A) || Symbolic(B))
       return Val{Val::Unknown, -1, false, 0};
-    return Self;
+    return Self();
   }
   if (VO == VMad && N == 4) {
     Val C = operandVal(I.Ops[3]);
@@ -1142,13 +1150,13 @@ Val FlowFunction::evalValue(const FlowInst &I, int32_t Reg) const {
       return Val{};
     if (Symbolic(C))
       return Val{Val::Ptr, C.Base, false, 0};
-    return Self;
+    return Self();
   }
   if (VO == VLd && I.Op.Src == Space::Param && N == 2 &&
       I.Ops[1].K == Opnd::Addr && !I.Ops[1].BaseIsReg &&
       !I.Ops[1].Name.empty() && I.Ops[1].HasValue && I.Ops[1].Value == 0)
     return Val{Val::Ptr, baseFor(I.Ops[1].Name, false), true, 0};
-  return Self;
+  return Self();
 }
 
 void FlowFunction::computeValues(std::vector<uint32_t> &Kills) {
@@ -1278,8 +1286,8 @@ bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
   }
   // In program order, so that a pass sees most definitions before their uses.
   sortDefIndices(NewDefs);
-  // Room for a base of its own per new register (selfBase()), grown as a
-  // vector grows: a demand() of one register often follows another.
+  // Room for a base of its own per new register at most (selfBase()), grown
+  // as a vector grows: a demand() of one register often follows another.
   size_t Need = Bases.size() + NewRegs.size();
   if (Need > Bases.capacity())
     Bases.reserve(std::max(Need, 2 * Bases.capacity()));
