@@ -678,6 +678,30 @@ void runConsumerWaitRule(const FlowRuleContext &C) {
               Fills.end());
   if (Fills.empty())
     return;
+  // A wait on a fill's barrier pairs with nothing (below: a full barrier
+  // is not also an empty one). A wait that names its barrier as a fill
+  // does, the same "[%r + c]" of a register defined once or of a symbol,
+  // has the same form (FlowFunction::form() reads such a register at no
+  // particular place): where every wait does (a kernel with no empty
+  // barriers), no pair binds, and no form is asked for.
+  auto SameAddress = [&](const Opnd *A, const Opnd *B) {
+    return A && B && A->K == Opnd::Addr && B->K == Opnd::Addr &&
+           A->Name == B->Name && A->Value == B->Value &&
+           A->BaseIsReg == B->BaseIsReg &&
+           (!A->BaseIsReg || FF.defCount(FF.regId(*A)) <= 1);
+  };
+  bool OnlyFullWaits = true;
+  for (size_t X = 0; X < FF.RoleInsts.size() && OnlyFullWaits; ++X) {
+    if (FF.RoleTags[X].Kind != OpKind::MbarWait)
+      continue;
+    const FlowInst &W = FF.Insts[FF.RoleInsts[X]];
+    const Opnd *Bar = FF.operand(W, W.Op.MbarOp);
+    OnlyFullWaits = std::any_of(Fills.begin(), Fills.end(), [&](uint32_t K) {
+      return SameAddress(Bar, FF.operand(FF.Insts[K], FF.Insts[K].Op.MbarOp));
+    });
+  }
+  if (OnlyFullWaits)
+    return;
   BarrierFacts &Facts = C.barriers();
   auto BarrierOf = [&](uint32_t K) -> const Shape & { return Facts.form(K); };
   // The full-barrier classes: what fills signal.

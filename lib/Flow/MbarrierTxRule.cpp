@@ -123,16 +123,6 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       return Init;
     return None;
   };
-  // Per instruction, what the transfer does there: a tracked barrier's
-  // operation (its index in the state, below), an operation on a barrier we
-  // cannot name (Unnamed: it may be any tracked one), nothing (Skip), or
-  // Look: a call or a base redefinition, read from the instruction (and
-  // those without a role: the events hold them for their redefinitions).
-  // Found in one pass over the mbarrier operations and calls (the role
-  // tags name them: the other role instructions' records are not read),
-  // asked on every visit.
-  constexpr int8_t Unnamed = -1, Skip = -2, Look = -3;
-  std::vector<int8_t> KeyOf(FF.Insts.size(), Look);
   struct Use {
     uint32_t Inst;
     int32_t Key; ///< index in Keys; -1: unresolved or past MaxBarriers
@@ -162,23 +152,90 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
     if (X >= 0)
       Seen[X] |= uint8_t(1u << A);
   }
+  // The bytes a contribution adds to its phase's sum (A: Expect or Signal),
+  // when known.
+  auto BytesOf = [&](const FlowInst &I, Act A) -> std::optional<int64_t> {
+    const AsyncOp &Op = I.Op;
+    if (A == Expect || Op.Kind == OpKind::MbarCompleteTx)
+      return FF.constant(FF.operand(I, Op.BytesOp));
+    if (A == Signal && !Op.Multicast && !Op.CtaGroup2)
+      if (auto V = C.copyBytes(I))
+        return int64_t(*V);
+    return std::nullopt;
+  };
   // Only a barrier that is told to expect bytes, signalled and waited for
-  // here can be reported: the others' sums are never read, so they are not
-  // tracked and their operations are no events (CUTLASS's empty and
-  // tensor-memory barriers; most of a kernel's). Tracked[X]: the barrier's
-  // index in the state, -1 if not tracked.
+  // here can be reported, and only if some expect and some signal of it
+  // have a known byte count (a phase with an unknown one is Unknown: the
+  // tensor copies' boxes, unless annotated). Nor can one whose expects and
+  // signals pair up: in program order, each expect (signal) followed by a
+  // signal (expect) of the same known count in its block, with no wait or
+  // init of the barrier between ("arrive.expect_tx; copy" per stage). A
+  // phase starts only at a wait, an init or the entry, so every path takes
+  // whole pairs in it, and its sums agree. The others' sums are never
+  // compared, so they are not tracked and their operations are no events
+  // (CUTLASS's empty and tensor-memory barriers; most of a kernel's).
+  // Tracked[X]: the barrier's index in the state, -1 if not tracked.
   const uint8_t Reportable = (1u << Expect) | (1u << Signal) | (1u << Wait);
+  struct Sums {
+    bool Known[2] = {false, false}; ///< an expect, a signal of known count
+    bool Paired = true;             ///< so far
+    bool Open = false;              ///< a contribution waits for its pair:
+    bool OpenSignal = false;        ///< a signal (else an expect),
+    uint32_t OpenBlock = 0;         ///< in this block,
+    int64_t OpenBytes = 0;          ///< of this count
+  };
+  Sums Of[MaxBarriers];
+  for (const Use &U : Ops) {
+    if (U.Key < 0 || (Seen[U.Key] & Reportable) != Reportable)
+      continue;
+    const FlowInst &I = FF.Insts[U.Inst];
+    Act A = ActOf(I.Op);
+    Sums &S = Of[U.Key];
+    if (A == Wait || A == Init) {
+      S.Paired &= !S.Open;
+      continue;
+    }
+    std::optional<int64_t> B = BytesOf(I, A);
+    if (A != Expect && A != Signal) {
+      S.Paired = false; // (Remote)
+    } else if (B) {
+      S.Known[A == Signal] = true;
+      uint32_t Bl = FF.blockOf(U.Inst);
+      if (!S.Open) {
+        S.Open = true;
+        S.OpenSignal = A == Signal;
+        S.OpenBlock = Bl;
+        S.OpenBytes = *B;
+      } else {
+        S.Paired &= S.OpenSignal != (A == Signal) && S.OpenBlock == Bl &&
+                    S.OpenBytes == *B;
+        S.Open = false;
+      }
+    } else {
+      S.Paired = false;
+    }
+  }
   int8_t Tracked[MaxBarriers];
   std::vector<AddrKey> Live; // the tracked barriers
   for (size_t X = 0; X < Keys.size(); ++X) {
+    const Sums &S = Of[X];
     Tracked[X] = -1;
-    if ((Seen[X] & Reportable) == Reportable) {
+    if ((Seen[X] & Reportable) == Reportable && S.Known[0] && S.Known[1] &&
+        !(S.Paired && !S.Open)) {
       Tracked[X] = int8_t(Live.size());
       Live.push_back(Keys[X]);
     }
   }
   if (Live.empty())
     return;
+  // Per instruction, what the transfer does there: a tracked barrier's
+  // operation (its index in the state), an operation on a barrier we
+  // cannot name (Unnamed: it may be any tracked one), nothing (Skip), or
+  // Look: a call or a base redefinition, read from the instruction (and
+  // those without a role: the events hold them for their redefinitions).
+  // Asked on every visit.
+  constexpr int8_t Unnamed = -1, Skip = -2, Look = -3;
+  std::vector<int8_t> KeyOf(FF.Insts.size(), Look);
   for (const Use &U : Ops)
     if (U.Key < 0 || Tracked[U.Key] >= 0)
       KeyOf[U.Inst] = U.Key < 0 ? Unnamed : Tracked[U.Key];
@@ -294,13 +351,7 @@ void runMbarrierTxRule(const FlowRuleContext &C) {
       }
       if (E.K == Entry::Unknown)
         continue;
-      std::optional<int64_t> Bytes;
-      if (A == Expect || Op.Kind == OpKind::MbarCompleteTx) {
-        Bytes = FF.constant(FF.operand(I, Op.BytesOp));
-      } else if (A == Signal && !Op.Multicast && !Op.CtaGroup2) {
-        if (auto V = C.copyBytes(I))
-          Bytes = int64_t(*V);
-      }
+      std::optional<int64_t> Bytes = BytesOf(I, A);
       int32_t Gd = GuardId(I);
       bool First = !E.HasExpect && !E.HasSignal;
       if (!Bytes || A == Remote || (!First && Gd != E.Guard)) {
