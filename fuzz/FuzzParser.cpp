@@ -21,12 +21,14 @@ void checkRange(const ptxlint::SourceRange &R, size_t Size) {
     std::abort();
 }
 
-void checkOperand(const ptxlint::Operand &O, size_t Size, unsigned Depth) {
-  checkRange(O.Range, Size);
+void checkOperand(const ptxlint::Instruction &I, const ptxlint::Operand &O, size_t Size,
+                  unsigned Depth) {
+  checkRange(I.rangeOf(O), Size);
+  checkRange(O.ViewRange, Size);
   if (Depth > 10000)
     std::abort();
   for (const ptxlint::Operand &E : O.Elements)
-    checkOperand(E, Size, Depth + 1);
+    checkOperand(I, E, Size, Depth + 1);
 }
 
 } // namespace
@@ -57,11 +59,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     checkRange(I.Range, Size);
     checkRange(I.OpcodeRange, Size);
     for (const ptxlint::Modifier &Mod : I.Modifiers)
-      checkRange(Mod.Range, Size);
+      checkRange(I.rangeOf(Mod), Size);
     for (const ptxlint::Operand &O : I.Operands)
-      checkOperand(O, Size, 0);
+      checkOperand(I, O, Size, 0);
     if (I.Guard)
-      checkOperand(*I.Guard, Size, 0);
+      checkOperand(I, *I.Guard, Size, 0);
   }
   for (const ptxlint::Symbol &Sym : M.Symbols)
     checkRange(Sym.Range, Size);

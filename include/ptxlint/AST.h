@@ -145,9 +145,17 @@ enum class OperandKind : uint8_t {
 /// Elements: an Address holds its base (Register/Symbol/Immediate) first and,
 /// for tensor forms, a Vector of coordinates second. The kind, the flags,
 /// the component's size and where the offset is share one word: an
-/// async-dense module keeps millions of operands, and the parser writes each
-/// of them, copies of repeated instructions included (80 bytes, was 104 with
+/// async-dense module keeps millions of operands (80 bytes, was 104 with
 /// the component and the offset's range fields of their own).
+///
+/// Its views (Text, Name) and ViewRange are of the statement its
+/// instruction's lists were built from: the instruction's own, or for an
+/// instruction whose text repeats, an earlier statement of that text (the
+/// same bytes: the parser's copies share one set of lists and write none). The
+/// views are then into a copy of that text the module keeps
+/// (Module::SharedNodes), ViewRange where the statement is; the
+/// instruction's rangeOf() gives where the operand is in its own statement.
+/// A view's place is its range, not its address.
 struct Operand {
   OperandKind Kind = OperandKind::Expr;
   bool Negated : 1;   ///< "!%p" (predicate operands)
@@ -155,10 +163,10 @@ struct Operand {
   bool Overflow : 1;  ///< Immediate: ptxas's "Constant overflow"
   bool HasOffset : 1; ///< Address: "+constant" present, its value known
   uint16_t ComponentSize = 0; ///< of component(): the end of Text
-  /// Address: where offsetRange() is, from Range.Begin (parsed statements
-  /// are under 64 KB: ScanLimits::MaxParsedStatementBytes).
+  /// Address: where offsetViewRange() is, from ViewRange.Begin (parsed
+  /// statements are under 64 KB: ScanLimits::MaxParsedStatementBytes).
   uint16_t OffsetAt = 0, OffsetSize = 0;
-  SourceRange Range;
+  SourceRange ViewRange; ///< of Text: see above, and Instruction::rangeOf()
   std::string_view Text;   ///< whole operand text, e.g. "[%r1+8]"
   std::string_view Name;   ///< Register/Symbol: the name; Register may carry
                            ///< a component suffix, component() ("%tid" ".x")
@@ -170,9 +178,10 @@ struct Operand {
   /// Register/Symbol: the component written after the name (".x" of
   /// "%tid.x"), which ends the operand's text; empty if none.
   std::string_view component() const { return Text.substr(Text.size() - ComponentSize); }
-  /// Address: the range of the offset expression (empty if none).
-  SourceRange offsetRange() const {
-    return {Range.Begin + OffsetAt, Range.Begin + OffsetAt + OffsetSize};
+  /// Address: the offset expression's ViewRange (empty if none);
+  /// Instruction::offsetRangeOf() gives it in the instruction's statement.
+  SourceRange offsetViewRange() const {
+    return {ViewRange.Begin + OffsetAt, ViewRange.Begin + OffsetAt + OffsetSize};
   }
 
   bool isRegister() const { return Kind == OperandKind::Register; }
@@ -182,9 +191,10 @@ struct Operand {
 };
 
 /// A dotted qualifier as written: ".shared::cluster", ".L2::cache_hint".
+/// Text and ViewRange: as an Operand's (Instruction::rangeOf()).
 struct Modifier {
   std::string_view Text; ///< includes the leading '.'
-  SourceRange Range;
+  SourceRange ViewRange;
 };
 
 /// A parsed instruction: `@!%p opcode.mod.mod op, op, ...;`
@@ -210,6 +220,22 @@ struct Instruction {
   uint32_t TextId = 0;
   /// Its statement's index in Module::Statements.
   uint32_t StatementIndex = 0;
+  /// Where its statement begins less where the statement its lists
+  /// (modifiers, operands, guard) were built from begins: 0 where it has
+  /// lists of its own; for a copy of a repeated text, which shares the lists
+  /// of an earlier statement of the text (see Operand), the distance to that
+  /// statement. Range, Opcode and OpcodeRange are always its own.
+  int32_t Shift = 0;
+
+  /// Where one of its modifiers, operands (nested ones too) or its guard
+  /// is in its own statement.
+  SourceRange rangeOf(const Modifier &X) const { return shifted(X.ViewRange); }
+  SourceRange rangeOf(const Operand &X) const { return shifted(X.ViewRange); }
+  /// An address operand's offset expression in its own statement.
+  SourceRange offsetRangeOf(const Operand &X) const { return shifted(X.offsetViewRange()); }
+  SourceRange shifted(SourceRange R) const {
+    return {uint32_t(int64_t(R.Begin) + Shift), uint32_t(int64_t(R.End) + Shift)};
+  }
 
   bool hasModifier(std::string_view M) const {
     for (const Modifier &X : Modifiers)
@@ -221,11 +247,9 @@ struct Instruction {
   /// contiguously (no space or comment between words): then the head alone
   /// determines them, and caches keyed by head text may serve this one.
   bool spelledBy(std::string_view Head) const {
-    const char *End = Modifiers.empty() ? Opcode.data() + Opcode.size()
-                                        : Modifiers.back().Text.data() +
-                                              Modifiers.back().Text.size();
+    uint32_t End = Modifiers.empty() ? OpcodeRange.End : rangeOf(Modifiers.back()).End;
     return WordsContiguous && Opcode.data() == Head.data() &&
-           End == Head.data() + Head.size();
+           End == OpcodeRange.Begin + Head.size();
   }
 };
 
@@ -330,6 +354,10 @@ struct Module {
   /// Parse/StatementFilter.h): selectForParse() reads these instead of every
   /// statement, and consumes the list.
   std::vector<uint32_t> ParseCandidates;
+  /// The lists that the instructions of a repeated text share (see
+  /// Instruction::Shift), with the text their views are into: unlike
+  /// Nodes, kept from batch to batch.
+  NodeArena SharedNodes;
 };
 
 /// The function whose body, between its braces, holds a statement (its index

@@ -28,7 +28,7 @@ InstructionCheck::InstructionCheck(LintContext &Ctx, const Instruction &I,
       Spaces(Buffers.Spaces), Prefixes(Buffers.Prefixes), Targets(Buffers.Targets) {
   NameRange = I.OpcodeRange;
   if (NameWords)
-    NameRange.End = I.Modifiers[NameWords - 1].Range.End;
+    NameRange.End = I.rangeOf(I.Modifiers[NameWords - 1]).End;
   Quals.clear();
   Spaces.clear();
   for (size_t K = NameWords; K < I.Modifiers.size(); ++K)
@@ -72,7 +72,8 @@ std::string InstructionCheck::formName() const {
   return S;
 }
 
-std::optional<SymbolFacts> InstructionCheck::symbol(std::string_view Name) const {
+std::optional<SymbolFacts> InstructionCheck::symbol(const Operand &Op) const {
+  std::string_view Name = Op.Name;
   auto Facts = [](const Symbol *S) {
     return S ? std::optional<SymbolFacts>(SymbolFacts{S->Space, S->Type}) : std::nullopt;
   };
@@ -83,11 +84,13 @@ std::optional<SymbolFacts> InstructionCheck::symbol(std::string_view Name) const
   const Symbol *S = Ctx.Symbols.lookup(Name, Function, Prefixes);
   Looked[LookedCount++ % std::size(Looked)] = {Name.data(), Name.size(), S};
   if (Record) {
-    const char *Begin = Ctx.M.Text.data() + I.Range.Begin;
+    // Where the name is in I's statement: by its operand's range (the
+    // operand's views may be the module's copy of another statement's text).
+    SourceRange R = I.rangeOf(Op);
     LookedUp &L = Record->emplace_back();
-    L.Offset = uint32_t(Name.data() - Begin);
+    L.Offset = uint32_t(R.Begin - I.Range.Begin + (Name.data() - Op.Text.data()));
     L.Size = uint32_t(Name.size());
-    Replayable &= Name.data() >= Begin && L.Offset + L.Size <= I.Range.End - I.Range.Begin &&
+    Replayable &= R.Begin >= I.Range.Begin && L.Offset + L.Size <= I.Range.End - I.Range.Begin &&
                   L.set(S);
   }
   return Facts(S);
@@ -114,7 +117,7 @@ bool LookedUp::finds(const Symbol *S) const {
 std::string_view InstructionCheck::registerType(const Operand &Op) const {
   if (Op.Kind != OperandKind::Register && Op.Kind != OperandKind::Symbol)
     return {};
-  std::optional<SymbolFacts> S = symbol(Op.Name);
+  std::optional<SymbolFacts> S = symbol(Op);
   return S && S->Space == StateSpace::Reg ? S->Type : std::string_view();
 }
 
@@ -125,7 +128,7 @@ bool InstructionCheck::isRegister(const Operand &Op) const {
     return false;
   // A name the symbol table cannot resolve (a .reg of a nested block, say)
   // is given the benefit of the doubt.
-  std::optional<SymbolFacts> S = symbol(Op.Name);
+  std::optional<SymbolFacts> S = symbol(Op);
   return !S || S->Space == StateSpace::Reg;
 }
 
@@ -141,7 +144,7 @@ SourceRange InstructionCheck::insertionPoint(std::string_view Word) const {
       break;
     }
   if (Rank == Spec.Groups.size()) { // not a table word: after the last one
-    uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End : I.Modifiers.back().Range.End;
+    uint32_t End = I.Modifiers.empty() ? I.OpcodeRange.End : I.rangeOf(I.Modifiers.back()).End;
     return {End, End};
   }
   const spec::GroupSpec *SpaceGroup = nullptr;
@@ -151,7 +154,7 @@ SourceRange InstructionCheck::insertionPoint(std::string_view Word) const {
   uint32_t After = NameRange.End;
   auto Consider = [&](const Modifier *M, const spec::GroupSpec *G) {
     if (M && G && RankOf(G) < Rank)
-      After = std::max(After, M->Range.End);
+      After = std::max(After, I.rangeOf(*M).End);
   };
   for (const Qualifier &Q : Quals)
     Consider(Q.Mod, Q.Group);
@@ -379,7 +382,7 @@ private:
   static void reportUnknown(LintContext &Ctx, const Instruction &I) {
     SourceRange R = I.OpcodeRange;
     if (!I.Modifiers.empty())
-      R.End = I.Modifiers.front().Range.End;
+      R.End = I.rangeOf(I.Modifiers.front()).End;
     DiagBuilder(Ctx.Diags, rules::UnknownAsyncInstruction, R,
                 "'" + std::string(Ctx.Buffer.text().substr(R.Begin, R.End - R.Begin)) +
                     "' is not an instruction; the cp family is cp.async, "

@@ -143,9 +143,10 @@ struct InstructionCheck {
   std::string_view registerType(const Operand &Op) const;
   /// A register, or a name that may be one (not a known variable).
   bool isRegister(const Operand &Op) const;
-  /// What Name finds in the instruction's function (else the module), if
-  /// it is declared.
-  std::optional<SymbolFacts> symbol(std::string_view Name) const;
+  /// What Op's name (one of the instruction's operands, or their elements)
+  /// finds in the instruction's function (else the module), if it is
+  /// declared.
+  std::optional<SymbolFacts> symbol(const Operand &Op) const;
   /// Where to insert the qualifier Word (a value of one of the groups):
   /// where the spec's syntax writes its group, i.e. after the last written
   /// qualifier of an earlier group (after the name when there is none). PTX

@@ -113,7 +113,7 @@ static bool fitsNarrowTarget(InstructionCheck &C, const OperandSpec &S,
   if (S.Kind == Shape::Value) {
     if (!Op.isVector())
       return true;
-    C.report(rules::OperandType, Op.Range,
+    C.report(rules::OperandType, C.I.rangeOf(Op),
              "'" + std::string(S.Name) + "' cannot be a vector on " + On +
                  " (ptxas 13.0 rejects it there)")
         .spec(C.Form->Section);
@@ -124,7 +124,7 @@ static bool fitsNarrowTarget(InstructionCheck &C, const OperandSpec &S,
   std::string_view Reg = narrowAddressRegister(C, Op);
   if (Reg.empty())
     return true;
-  C.report(rules::OperandType, Op.Range,
+  C.report(rules::OperandType, C.I.rangeOf(Op),
            "'" + std::string(S.Name) + "' cannot be addressed through the "
            "16-bit register " + q(Reg) + " on " + On + " in " +
                C.formName() + " (ptxas 13.0 rejects it there)")
@@ -161,12 +161,12 @@ static bool layout(InstructionCheck &C,
                     std::to_string(N) + (N == 1 ? " was" : " were") + " given";
   SourceRange R = C.NameRange;
   if (N > Mandatory + Optional)
-    R = C.I.Operands[Mandatory + Optional].Range;
+    R = C.I.rangeOf(C.I.Operands[Mandatory + Optional]);
   DiagBuilder D = C.report(rules::OperandCount, R, Msg);
   // Too few: show where the list stops (an operand dropped at the end, the
   // usual slip, is missing right there).
   if (N < Mandatory && N > 0) {
-    uint32_t End = C.I.Operands.back().Range.End;
+    uint32_t End = C.I.rangeOf(C.I.Operands.back()).End;
     D.note(SourceRange{End, End},
            "the operand list ends here, after " + plural(N, "operand"));
   }
@@ -307,9 +307,9 @@ static bool isSpecialRegister(std::string_view Name) {
 static bool checkDeclared(InstructionCheck &C, const Operand &Op) {
   if (Op.Kind != OperandKind::Register && Op.Kind != OperandKind::Symbol)
     return true;
-  if (C.symbol(Op.Name) || isSpecialRegister(Op.Name))
+  if (C.symbol(Op) || isSpecialRegister(Op.Name))
     return true;
-  C.report(rules::UndeclaredName, Op.Range,
+  C.report(rules::UndeclaredName, C.I.rangeOf(Op),
            q(Op.Name) + " is not declared")
       .spec(C.Form->Section);
   return false;
@@ -337,7 +337,7 @@ static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
       std::string Msg = Name() + " must be " + valueList(*Values);
       if (!Because.empty())
         Msg += " with " + q(Because);
-      C.report(rules::OperandValue, Op.Range, Msg + ", not " + std::to_string(V))
+      C.report(rules::OperandValue, C.I.rangeOf(Op), Msg + ", not " + std::to_string(V))
           .spec(C.Form->Section);
       return;
     }
@@ -348,20 +348,20 @@ static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
                                   std::to_string(S.Max) + "]"
                         : S.HasMin ? "at least " + std::to_string(S.Min)
                                    : "at most " + std::to_string(S.Max);
-    C.report(rules::OperandValue, Op.Range,
+    C.report(rules::OperandValue, C.I.rangeOf(Op),
              Name() + " must be " + Range + ", not " + std::to_string(V))
         .spec(C.Form->Section);
     return;
   }
   if (S.MultipleOf && Judged % S.MultipleOf != 0) {
-    C.report(rules::OperandValue, Op.Range,
+    C.report(rules::OperandValue, C.I.rangeOf(Op),
              Name() + " must be a multiple of " + std::to_string(S.MultipleOf) +
                  ", not " + std::to_string(V))
         .spec(C.Form->Section);
     return;
   }
   if (S.WarnBits && !fitsBits(V, S.WarnBits)) {
-    DiagBuilder D = C.report(rules::ImmediateTooWide, Op.Range,
+    DiagBuilder D = C.report(rules::ImmediateTooWide, C.I.rangeOf(Op),
                              Name() + " is a " + std::to_string(S.WarnBits) +
                                  "-bit operand; " + std::to_string(V) +
                                  " does not fit");
@@ -370,7 +370,7 @@ static void checkImmediate(InstructionCheck &C, const OperandSpec &S,
     D.spec(C.Form->Section);
   }
   if (S.HasWarnMin && V < S.WarnMin)
-    C.report(rules::OperandRange, Op.Range,
+    C.report(rules::OperandRange, C.I.rangeOf(Op),
              Name() + " should be at least " + std::to_string(S.WarnMin) +
                  ", not " + std::to_string(V))
         .spec(C.Form->Section);
@@ -383,14 +383,14 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
     std::string_view Type = C.registerType(Op);
     if (Type == ".pred") {
       if (S.PredName.empty()) {
-        C.report(rules::OperandType, Op.Range,
+        C.report(rules::OperandType, C.I.rangeOf(Op),
                  Name() + " must be " + accepts(S) + ", not a predicate")
             .spec(C.Form->Section);
         return;
       }
       if (S.PredMinPtx.known() && C.Version.known() &&
           C.Version < S.PredMinPtx)
-        C.report(rules::PtxVersionTooOld, Op.Range,
+        C.report(rules::PtxVersionTooOld, C.I.rangeOf(Op),
                  "'" + std::string(S.PredName) + "' needs PTX ISA " +
                      S.PredMinPtx.str() + ", but the module is .version " +
                      C.Version.str())
@@ -398,13 +398,13 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
       return;
     }
     if (Op.Negated) {
-      C.report(rules::OperandKind, Op.Range,
+      C.report(rules::OperandKind, C.I.rangeOf(Op),
                "only a predicate operand may be negated with '!'")
           .spec(C.Form->Section);
       return;
     }
     if (S.Regs.empty()) {
-      C.report(rules::OperandKind, Op.Range,
+      C.report(rules::OperandKind, C.I.rangeOf(Op),
                Name() + " must be " + accepts(S) + ", not a register")
           .spec(C.Form->Section);
       return;
@@ -418,12 +418,12 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
                      [&](std::string_view Q) { return C.has(Q); })) &&
         (!S.PtxasRegsLast || &Op == &C.I.Operands.back());
     if (PtxasTakes)
-      C.report(rules::OperandNotDocumented, Op.Range,
+      C.report(rules::OperandNotDocumented, C.I.rangeOf(Op),
                Name() + " should be " + accepts(S) + "; ptxas 13.0 also takes " +
                    q(Op.Name) + " (" + std::string(Type) + ")")
           .spec(C.Form->Section);
     else
-      C.report(rules::OperandType, Op.Range,
+      C.report(rules::OperandType, C.I.rangeOf(Op),
                Name() + " must be " + accepts(S) + ", but " + q(Op.Name) +
                    " is " + std::string(Type))
           .spec(C.Form->Section);
@@ -435,7 +435,7 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
                     return C.isRegister(E) &&
                            regAccepted(S.PtxasVectorRegs, C.registerType(E));
                   })) {
-    C.report(rules::OperandNotDocumented, Op.Range,
+    C.report(rules::OperandNotDocumented, C.I.rangeOf(Op),
              Name() + " should be " + accepts(S) +
                  "; ptxas 13.0 also takes a vector here")
         .spec(C.Form->Section);
@@ -447,7 +447,7 @@ static void checkValue(InstructionCheck &C, const OperandSpec &S,
   }
   if (Op.Kind == OperandKind::Expr)
     return; // a constant expression: nothing certain to say
-  C.report(rules::OperandKind, Op.Range,
+  C.report(rules::OperandKind, C.I.rangeOf(Op),
            Name() + " must be " + accepts(S) + ", not " + kindName(Op.Kind))
       .spec(C.Form->Section);
 }
@@ -486,7 +486,7 @@ static void checkSymbolSpace(InstructionCheck &C, const OperandSpec &S,
                              const Operand &Base) {
   if (Base.Kind != OperandKind::Symbol)
     return;
-  std::optional<SymbolFacts> Sym = C.symbol(Base.Name);
+  std::optional<SymbolFacts> Sym = C.symbol(Base);
   if (!Sym)
     return;
   std::string Spelled;
@@ -503,7 +503,7 @@ static void checkSymbolSpace(InstructionCheck &C, const OperandSpec &S,
     return;
   if (Want == StateSpace::None || !IsData || Sym->Space == Want)
     return;
-  DiagBuilder D = C.report(rules::OperandStateSpace, Base.Range,
+  DiagBuilder D = C.report(rules::OperandStateSpace, C.I.rangeOf(Base),
                            "'" + std::string(S.Name) + "' is in " + Spelled +
                                ", but " + q(Base.Name) + " is a " +
                                spaceName(Sym->Space) + " variable");
@@ -525,7 +525,8 @@ static void checkAlignment(InstructionCheck &C, const OperandSpec &S,
   }
   if (Align <= 1 || Op.Offset % Align == 0)
     return;
-  C.report(rules::MisalignedOffset, Op.offsetRange().empty() ? Op.Range : Op.offsetRange(),
+  SourceRange Offset = C.I.offsetRangeOf(Op);
+  C.report(rules::MisalignedOffset, Offset.empty() ? C.I.rangeOf(Op) : Offset,
            "offset " + std::to_string(Op.Offset) + " of '" +
                std::string(S.Name) + "' is not a multiple of " +
                std::to_string(Align) + ": the address must be " +
@@ -539,14 +540,14 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
   auto Name = [&] { return "'" + std::string(S.Name) + "'"; }; // for reports
   if (Op.Kind == OperandKind::Address) {
     if (Op.Elements.size() != 1) {
-      C.report(rules::OperandKind, Op.Range,
+      C.report(rules::OperandKind, C.I.rangeOf(Op),
                Name() + " must be an address '[...]', not a tensor operand")
           .spec(C.Form->Section);
       return;
     }
     const Operand &Base = Op.Elements[0];
     if (Base.Kind == OperandKind::Immediate) {
-      C.report(rules::OperandKind, Op.Range,
+      C.report(rules::OperandKind, C.I.rangeOf(Op),
                Name() + " cannot be an immediate address (ptxas takes those "
                       "only in .local)")
           .spec(C.Form->Section);
@@ -555,7 +556,7 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
     // PTX addresses take integer or bit-size registers only.
     std::string_view Type = C.registerType(Base);
     if (C.isRegister(Base) && (Type == ".pred" || Type.substr(0, 2) == ".f")) {
-      C.report(rules::OperandType, Base.Range,
+      C.report(rules::OperandType, C.I.rangeOf(Base),
                "an address register must be an integer or bit-size register, "
                "but " + q(Base.Name) + " is " + std::string(Type))
           .spec(C.Form->Section);
@@ -564,7 +565,7 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
     bool Last = &Op == &C.I.Operands.back();
     if (C.isRegister(Base) && !S.AddrRegs.empty() &&
         (Last || !S.AddrRegsLast) && !regAccepted(S.AddrRegs, Type)) {
-      C.report(rules::OperandType, Base.Range,
+      C.report(rules::OperandType, C.I.rangeOf(Base),
                Name() + " must be addressed through a " + typeList(S.AddrRegs) +
                    " register, but " + q(Base.Name) + " is " + std::string(Type))
           .spec(C.Form->Section);
@@ -591,7 +592,7 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
   if (BareVar)
     checkSymbolSpace(C, S, Op);
   if (Op.Kind == OperandKind::FloatImm && S.BareFloat) {
-    C.report(rules::OperandNotDocumented, Op.Range,
+    C.report(rules::OperandNotDocumented, C.I.rangeOf(Op),
              Name() + " is an address; ptxas 13.0 also takes a floating-point "
                     "constant here")
         .spec(C.Form->Section);
@@ -601,21 +602,21 @@ static void checkAddress(InstructionCheck &C, const OperandSpec &S,
   if (S.BareWarn && (BareReg || BareImm || BareVar || BareVector) &&
       (Last || !S.BareIfLast)) {
     if (BareVector) {
-      C.report(rules::OperandNotDocumented, Op.Range,
+      C.report(rules::OperandNotDocumented, C.I.rangeOf(Op),
                Name() + " is an address; ptxas 13.0 also takes a vector of "
                       "16-bit registers here")
           .spec(C.Form->Section);
       return;
     }
-    DiagBuilder D = C.report(rules::BareAddress, Op.Range,
+    SourceRange R = C.I.rangeOf(Op);
+    DiagBuilder D = C.report(rules::BareAddress, R,
                              Name() + " is an address: write it in brackets");
     if (!BareImm) // "[64]" would be an immediate address, an error
-      D.fix({Op.Range.Begin, Op.Range.Begin}, "[")
-          .fix({Op.Range.End, Op.Range.End}, "]");
+      D.fix({R.Begin, R.Begin}, "[").fix({R.End, R.End}, "]");
     D.spec(C.Form->Section);
     return;
   }
-  C.report(rules::OperandKind, Op.Range,
+  C.report(rules::OperandKind, C.I.rangeOf(Op),
            Name() + " must be an address '[...]', not " + kindName(Op.Kind))
       .spec(C.Form->Section);
 }
@@ -645,7 +646,7 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
   std::string Why;
   int Want = expectedCount(C, S, Why);
   if (Want >= 0 && size_t(Want) != Vec.Elements.size()) {
-    C.report(rules::VectorSize, Vec.Range,
+    C.report(rules::VectorSize, C.I.rangeOf(Vec),
              "'" + std::string(S.Name) + "' takes " +
                  plural(size_t(Want), What) + " with " + Why + ", but " +
                  std::to_string(Vec.Elements.size()) +
@@ -690,24 +691,24 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
                        !narrowHere(C);
       if (AnyAccepted() && !E.Negated &&
           ((typeBits(Type) == Width() && Width() != 0) || PredCoord || ImmediateFirst()))
-        C.report(rules::OperandNotDocumented, E.Range,
+        C.report(rules::OperandNotDocumented, C.I.rangeOf(E),
                  Msg + (ImmediateFirst() && typeBits(Type) != Width()
                             ? " (ptxas 13.0 accepts it in a vector that "
                               "starts with an immediate)"
                             : " (ptxas 13.0 accepts it next to an integer one)"))
             .spec(C.Form->Section);
       else
-        C.report(rules::OperandType, E.Range, Msg).spec(C.Form->Section);
+        C.report(rules::OperandType, C.I.rangeOf(E), Msg).spec(C.Form->Section);
       continue;
     }
     if (E.Kind == OperandKind::Immediate && S.ElemImm) {
       if (S.ElemWarnBits && !fitsBits(E.Value, S.ElemWarnBits))
-        C.report(rules::ImmediateTooWide, E.Range,
+        C.report(rules::ImmediateTooWide, C.I.rangeOf(E),
                  Name() + " is " + std::to_string(S.ElemWarnBits) + "-bit; " +
                      std::to_string(E.Value) + " does not fit")
             .spec(C.Form->Section);
       if (S.HasElemWarnMin && E.Value < S.ElemWarnMin)
-        C.report(rules::OperandRange, E.Range,
+        C.report(rules::OperandRange, C.I.rangeOf(E),
                  Name() + " must be at least " + std::to_string(S.ElemWarnMin) +
                      " in this direction, not " + std::to_string(E.Value))
             .spec(S.Section.empty() ? C.Form->Section : S.Section);
@@ -715,7 +716,7 @@ static void checkElements(InstructionCheck &C, const OperandSpec &S,
     }
     if (E.Kind == OperandKind::Expr)
       continue;
-    C.report(rules::OperandKind, E.Range,
+    C.report(rules::OperandKind, C.I.rangeOf(E),
              Name() + " must be a register" +
                  std::string(S.ElemImm ? " or an immediate" : "") + ", not " +
                  kindName(E.Kind))
@@ -728,7 +729,7 @@ static void checkTensor(InstructionCheck &C, const OperandSpec &S,
   bool Shaped = Op.Kind == OperandKind::Address && Op.Elements.size() == 2 &&
                 Op.Elements[1].Kind == OperandKind::Vector;
   if (!Shaped) {
-    C.report(rules::OperandKind, Op.Range,
+    C.report(rules::OperandKind, C.I.rangeOf(Op),
              "expected '[tensorMap, {coordinates}]' here")
         .spec(C.Form->Section);
     return;
@@ -736,7 +737,7 @@ static void checkTensor(InstructionCheck &C, const OperandSpec &S,
   const Operand &Base = Op.Elements[0];
   if (Op.HasOffset || Base.Kind == OperandKind::Immediate ||
       (Base.Kind == OperandKind::Symbol && !S.Symbol)) {
-    C.report(rules::OperandKind, Base.Range,
+    C.report(rules::OperandKind, C.I.rangeOf(Base),
              "the tensor map must be a register or a .global variable, "
              "without an offset")
         .spec(C.Form->Section);
@@ -745,12 +746,12 @@ static void checkTensor(InstructionCheck &C, const OperandSpec &S,
   if (C.isRegister(Base) && C.registerType(Base) == ".pred")
     // The spec asks a 64-bit address; ptxas 13.0 runs past 12 GB of memory
     // on a predicate here, so no run can be expected to finish: an error.
-    C.report(rules::OperandType, Base.Range,
+    C.report(rules::OperandType, C.I.rangeOf(Base),
              "the tensor map is a 64-bit address, not a predicate; ptxas does "
              "not finish on " + q(Base.Name))
         .spec(C.Form->Section);
   else if (C.isRegister(Base) && !regAccepted(S.Regs, C.registerType(Base)))
-    C.report(rules::OperandType, Base.Range,
+    C.report(rules::OperandType, C.I.rangeOf(Base),
              "the tensor map must be a " + typeList(S.Regs) + " register")
         .spec(C.Form->Section);
   checkSymbolSpace(C, S, Base);
@@ -760,7 +761,7 @@ static void checkTensor(InstructionCheck &C, const OperandSpec &S,
 static void checkVector(InstructionCheck &C, const OperandSpec &S,
                         const Operand &Op) {
   if (Op.Kind != OperandKind::Vector) {
-    C.report(rules::OperandKind, Op.Range,
+    C.report(rules::OperandKind, C.I.rangeOf(Op),
              "'" + std::string(S.Name) + "' must be a vector '{...}', not " +
                  kindName(Op.Kind))
         .spec(C.Form->Section);

@@ -18,7 +18,7 @@ static void srcSizeWithinCpSize(InstructionCheck &C, const spec::OperandSpec &,
   if (Op.Kind != OperandKind::Immediate || !CpSize ||
       CpSize->Kind != OperandKind::Immediate || Op.Value <= CpSize->Value)
     return;
-  C.report(rules::OperandValue, Op.Range,
+  C.report(rules::OperandValue, C.I.rangeOf(Op),
            "'src-size' " + std::to_string(Op.Value) +
                " is larger than cp-size " + std::to_string(CpSize->Value))
       .note("src-size is the number of bytes read from src; the rest of the "
@@ -46,7 +46,7 @@ static void im2colWRanges(InstructionCheck &C, const spec::OperandSpec &,
     if (E.Kind != OperandKind::Immediate)
       continue;
     if (E.Value < 0 || E.Value >= Limits[K].Max)
-      C.report(rules::OperandRange, E.Range,
+      C.report(rules::OperandRange, C.I.rangeOf(E),
                std::string(Limits[K].Name) + " must be in [0, " +
                    std::to_string(Limits[K].Max) + ") with " +
                    q(W128 ? ModeW128 : ModeW) + ", not " +

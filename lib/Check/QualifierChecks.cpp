@@ -88,11 +88,11 @@ static void reportUnknown(InstructionCheck &C, Qualifier &Q) {
           return spec::groupOf(C.Spec, V) == G;
         }))
       C.Reported.push_back(G);
-    C.report(rules::UnknownQualifier, Q.Mod->Range, Msg).spec(C.Spec.Section);
+    C.report(rules::UnknownQualifier, C.I.rangeOf(*Q.Mod), Msg).spec(C.Spec.Section);
     return;
   }
   C.Typos.push_back({Q.Mod, Msg + "; did you mean " + q(Near[0]) + "?"});
-  Q.Mod = &C.Corrections.emplace_back(Modifier{Near[0], Q.Mod->Range});
+  Q.Mod = &C.Corrections.emplace_back(Modifier{Near[0], Q.Mod->ViewRange});
   Q.Group = spec::groupOf(C.Spec, Near[0]);
 }
 
@@ -117,22 +117,22 @@ static bool classify(InstructionCheck &C) {
           if ((Same = spec::findGroup(C.Spec, G->Name)))
             break;
       if (Same) {
-        DiagBuilder D = C.report(rules::IllegalQualifier, Q.Mod->Range,
+        DiagBuilder D = C.report(rules::IllegalQualifier, C.I.rangeOf(*Q.Mod),
                                  q(Text) + " is not a " +
                                      std::string(Same->Display) + " of " +
                                      std::string(C.Spec.Name) + "; expected " +
                                      quotedList(Same->Values));
         if (Same->Values.size() == 1 && Same->Kind != GroupKind::StateSpace)
-          D.fix(Q.Mod->Range, std::string(Same->Values[0]));
+          D.fix(C.I.rangeOf(*Q.Mod), std::string(Same->Values[0]));
         D.spec(C.Spec.Section);
         C.Reported.push_back(Same);
       } else if (spec::isKnownQualifier(Text))
-        C.report(rules::IllegalQualifier, Q.Mod->Range,
+        C.report(rules::IllegalQualifier, C.I.rangeOf(*Q.Mod),
                  q(Text) + " is not a qualifier of " + std::string(C.Spec.Name))
             .spec(C.Spec.Section);
       else if (const GroupSpec *Spaces = stateSpaceGroup(C.Spec);
                Spaces && isPtxStateSpace(Text))
-        C.report(rules::IllegalQualifier, Q.Mod->Range,
+        C.report(rules::IllegalQualifier, C.I.rangeOf(*Q.Mod),
                  q(Text) + " is a state space " + std::string(C.Spec.Name) +
                      " does not take; expected " + quotedList(Spaces->Values))
             .spec(C.Spec.Section);
@@ -152,19 +152,19 @@ static bool classify(InstructionCheck &C) {
       Ok = false;
       Q.Reported = true;
       // Remove the duplicate together with nothing else: it is a whole word.
-      C.report(rules::DuplicateQualifier, Q.Mod->Range,
+      C.report(rules::DuplicateQualifier, C.I.rangeOf(*Q.Mod),
                "duplicate " + q(Text))
-          .note(Same->Mod->Range, "first written here")
-          .fix(Q.Mod->Range, "");
+          .note(C.I.rangeOf(*Same->Mod), "first written here")
+          .fix(C.I.rangeOf(*Q.Mod), "");
       continue;
     }
     if (Rival) {
       Ok = false;
       Q.Reported = true;
-      C.report(rules::ConflictingQualifiers, Q.Mod->Range,
+      C.report(rules::ConflictingQualifiers, C.I.rangeOf(*Q.Mod),
                q(Text) + " conflicts with " + q(Rival->Mod->Text) +
                    ": give only one " + std::string(Q.Group->Display))
-          .note(Rival->Mod->Range, "the other one is here")
+          .note(C.I.rangeOf(*Rival->Mod), "the other one is here")
           .spec(C.Spec.Section);
       continue;
     }
@@ -220,7 +220,7 @@ static const FormSpec *chooseForm(InstructionCheck &C, bool Classified) {
         .spec(C.Spec.Section);
     return nullptr;
   }
-  SourceRange R{C.Spaces.front()->Range.Begin, C.Spaces.back()->Range.End};
+  SourceRange R{C.I.rangeOf(*C.Spaces.front()).Begin, C.I.rangeOf(*C.Spaces.back()).End};
   std::string Written = spacesText(C.Spaces);
   std::vector<const Modifier *> Swapped(C.Spaces.rbegin(), C.Spaces.rend());
   bool SwapFits = C.Spaces.size() == 2 &&
@@ -250,8 +250,8 @@ static const FormSpec *chooseForm(InstructionCheck &C, bool Classified) {
   }
   if (SwapFits) {
     D.note("the first state space is the destination, the second the source");
-    D.fix(C.Spaces[0]->Range, std::string(C.Spaces[1]->Text));
-    D.fix(C.Spaces[1]->Range, std::string(C.Spaces[0]->Text));
+    D.fix(C.I.rangeOf(*C.Spaces[0]), std::string(C.Spaces[1]->Text));
+    D.fix(C.I.rangeOf(*C.Spaces[1]), std::string(C.Spaces[0]->Text));
   }
   D.spec(C.Spec.Section);
   return nullptr;
@@ -274,19 +274,19 @@ static void checkAgainstForm(InstructionCheck &C) {
     bool Allowed =
         contains(F.Required, Q.Group->Name) || contains(F.Optional, Q.Group->Name);
     if (!Allowed) {
-      C.report(rules::IllegalQualifier, Q.Mod->Range,
+      C.report(rules::IllegalQualifier, C.I.rangeOf(*Q.Mod),
                q(Q.Mod->Text) + " is not allowed on " + C.formName())
           .spec(F.Section);
       continue;
     }
     Words Values = acceptedValues(F, *Q.Group);
     if (!contains(Values, Q.Mod->Text)) {
-      DiagBuilder D = C.report(rules::IllegalQualifier, Q.Mod->Range,
+      DiagBuilder D = C.report(rules::IllegalQualifier, C.I.rangeOf(*Q.Mod),
                                q(Q.Mod->Text) + " is not allowed on " +
                                    C.formName() + "; expected " +
                                    quotedList(Values));
       if (Values.size() == 1)
-        D.fix(Q.Mod->Range, std::string(Values[0]));
+        D.fix(C.I.rangeOf(*Q.Mod), std::string(Values[0]));
       D.spec(F.Section);
     }
   }
@@ -359,7 +359,7 @@ static void checkRules(InstructionCheck &C) {
     bool Error = R.Severity == spec::Level::Error;
     DiagBuilder D = C.report(Error ? rules::QualifierCombination
                                    : rules::DiscouragedQualifier,
-                             C.find(R.If[0])->Range, Msg);
+                             C.I.rangeOf(*C.find(R.If[0])), Msg);
     if (R.FixInsert)
       D.fix(C.insertionPoint(R.NeedOneOf[0][0]), std::string(R.NeedOneOf[0][0]));
     if (!R.Note.empty())
@@ -418,7 +418,7 @@ static void checkTables(InstructionCheck &C) {
     bool PtxasTakes = ptxasTakesBare(C, T, Row->Text, Col->Text);
     DiagBuilder D = C.report(PtxasTakes ? rules::DiscouragedQualifier
                                         : rules::QualifierCombination,
-                             Col->Range, Msg);
+                             C.I.rangeOf(*Col), Msg);
     if (PtxasTakes)
       D.note("ptxas 13.0 accepts it with '" + std::string(T.PtxasBareOperand) +
              "' written without brackets (it checks another table then); "
@@ -435,7 +435,7 @@ static void checkTables(InstructionCheck &C) {
 static void reportTypos(InstructionCheck &C) {
   for (const InstructionCheck::Typo &T : C.Typos) {
     auto Q = std::find_if(C.Quals.begin(), C.Quals.end(), [&](const Qualifier &Q) {
-      return Q.Mod->Range.Begin == T.Written->Range.Begin;
+      return C.I.rangeOf(*Q.Mod).Begin == C.I.rangeOf(*T.Written).Begin;
     });
     const GroupSpec *G = Q->Group;
     bool Taken = C.Form && G &&
@@ -443,9 +443,9 @@ static void reportTypos(InstructionCheck &C) {
                   ((contains(C.Form->Required, G->Name) ||
                     contains(C.Form->Optional, G->Name)) &&
                    contains(acceptedValues(*C.Form, *G), Q->Mod->Text)));
-    DiagBuilder D = C.report(rules::UnknownQualifier, T.Written->Range, T.Message);
+    DiagBuilder D = C.report(rules::UnknownQualifier, C.I.rangeOf(*T.Written), T.Message);
     if (Taken)
-      D.fix(T.Written->Range, std::string(Q->Mod->Text));
+      D.fix(C.I.rangeOf(*T.Written), std::string(Q->Mod->Text));
     D.spec(C.Spec.Section);
     Q->Reported = true; // not "not allowed" too, under a name not written
   }
@@ -454,7 +454,7 @@ static void reportTypos(InstructionCheck &C) {
 static void reportUndocumented(InstructionCheck &C) {
   for (const Qualifier &Q : C.Quals)
     if (Q.Group && !Q.Reported && Q.Group->Undocumented) {
-      DiagBuilder D = C.report(rules::UndocumentedQualifier, Q.Mod->Range,
+      DiagBuilder D = C.report(rules::UndocumentedQualifier, C.I.rangeOf(*Q.Mod),
                                q(Q.Mod->Text) + " on " +
                                    std::string(C.Spec.Name) +
                                    " is not documented by PTX ISA 9.1");

@@ -41,7 +41,7 @@ static bool triggered(const InstructionCheck &C, const FeatureSpec &F,
   for (std::string_view Q : F.On)
     if (const Modifier *M = C.find(Q)) {
       T.Qualifier = M;
-      T.Range = M->Range;
+      T.Range = C.I.rangeOf(*M);
       T.What = F.What.empty() ? q(M->Text) : std::string(F.What);
       if (!F.Forms.empty() && F.What.empty())
         T.What += " on " + C.formName();

@@ -426,8 +426,8 @@ RegNameTest FlowFunction::regNameTest() const {
           }};
 }
 
-void FlowFunction::fromAst(const Operand &A, Opnd &O) const {
-  O.Range = A.Range;
+void FlowFunction::fromAst(const Instruction &P, const Operand &A, Opnd &O) const {
+  O.Range = P.rangeOf(A);
   O.Negated = A.Negated;
   auto IsReg = [&](std::string_view Name) { return isRegName(Name); };
   switch (A.Kind) {
@@ -566,7 +566,7 @@ void FlowFunction::decodeParsed(FlowInst &I, const Instruction &P) {
   std::vector<Opnd> &Pool = Operands.room(P.Operands.size());
   size_t At = Pool.size();
   for (const Operand &A : P.Operands)
-    fromAst(A, Pool.emplace_back());
+    fromAst(P, A, Pool.emplace_back());
   I.Ops = {Pool.data() + At, uint32_t(P.Operands.size())};
 }
 

@@ -661,8 +661,8 @@ private:
   /// decode() of a statement the parser built: classified and its
   /// operands taken from the AST.
   void decodeParsed(FlowInst &I, const Instruction &P);
-  /// A parsed operand as the rules see it, into a blank O.
-  void fromAst(const Operand &A, Opnd &O) const;
+  /// A parsed operand A of P as the rules see it, into a blank O.
+  void fromAst(const Instruction &P, const Operand &A, Opnd &O) const;
   /// Decodes I's operands into the pool and points I.Ops at them.
   void decodeOperands(const FlowInst &I, const Statement &S) const;
   /// Decodes a Partial instruction's operands.

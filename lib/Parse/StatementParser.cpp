@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 #include <charconv>
 #include <unordered_map>
 
@@ -451,23 +452,10 @@ struct StatementParser::Impl {
   std::vector<uint32_t> KnownSizes;
   /// An instruction built from the tokens of an entry's second statement,
   /// for its later ones (async-dense code repeats its wrappers' statements,
-  /// registers and all). Its views point at its own statement, at At. Its
-  /// lists are one block of their own in TemplateNodes: the modifiers, then
-  /// every operand, its guard first, then the instruction's own operands and
-  /// each nested list (an address's elements, a vector's) after them. A
-  /// copy is then that block
-  /// copied whole and one loop over it that moves each view and range and
-  /// rebases each list (not an allocation and a loop per list).
-  struct Template {
-    Instruction I;
-    const char *Block = nullptr;
-    /// In Block; Operands counts the guard and the nested ones.
-    uint32_t Modifiers = 0, Operands = 0;
-    uint32_t At = 0;
-    size_t bytes() const { return Modifiers * sizeof(Modifier) + Operands * sizeof(Operand); }
-  };
-  std::vector<Template> Templates;
-  NodeArena TemplateNodes;
+  /// registers and all), which share its lists (Instruction::Shift). Its
+  /// lists are one block of their own in M.SharedNodes, which outlives the
+  /// batch's M.Nodes.
+  std::vector<Instruction> Templates;
   /// Diagnostics reported by the direct builder so far (an instruction
   /// that reported any is not copied: its copies would report nothing).
   size_t DirectReports = 0;
@@ -494,11 +482,11 @@ void StatementParser::Impl::judgeInteger(Operand &O) {
   O.Value = int64_t(V);
   DirectReports += Overflow || Wrapped;
   if (Overflow)
-    DiagBuilder(Diags, rules::OperandValue, O.Range,
+    DiagBuilder(Diags, rules::OperandValue, O.ViewRange,
                 inQuotes(O.Text) + " overflows: ptxas 13.0 rejects it "
                                    "(\"Constant overflow\")");
   else if (Wrapped)
-    DiagBuilder(Diags, rules::ImmediateTooWide, O.Range,
+    DiagBuilder(Diags, rules::ImmediateTooWide, O.ViewRange,
                 inQuotes(O.Text) + " is 2^64 or more; ptxas 13.0 takes it modulo "
                                    "2^64, as " + std::to_string(V));
 }
@@ -533,7 +521,7 @@ Operand StatementParser::Impl::prefixed(size_t Op, Operand Inner, Operand Whole)
     Whole.Kind = OperandKind::Expr;
     return Whole;
   }
-  Inner.Range = Whole.Range;
+  Inner.ViewRange = Whole.ViewRange;
   Inner.Text = Whole.Text;
   return Inner;
 }
@@ -662,12 +650,12 @@ void StatementParser::Impl::placeAddressBase(Operand &Out, Operand Base,
   if (Off.Kind == OperandKind::Immediate && Off.HasValue) {
     Out.HasOffset = true;
     Out.Offset = Off.Value;
-    Out.OffsetAt = uint16_t(Off.Range.Begin - Begin);
-    Out.OffsetSize = uint16_t(Off.Range.End - Off.Range.Begin);
+    Out.OffsetAt = uint16_t(Off.ViewRange.Begin - Begin);
+    Out.OffsetSize = uint16_t(Off.ViewRange.End - Off.ViewRange.Begin);
     Out.Elements.push_back(M.Nodes, std::move(Base));
   } else {
     Operand Whole;
-    Whole.Range = Expr;
+    Whole.ViewRange = Expr;
     Whole.Text = text(Expr);
     Out.Elements.push_back(M.Nodes, std::move(Whole));
   }
@@ -679,7 +667,7 @@ void StatementParser::Impl::placeAddressBase(Operand &Out, Operand Base,
 /// those).
 Operand StatementParser::Impl::flatOperand(FlatEvaluator &Eval, SourceRange Range) {
   Operand O;
-  O.Range = Range;
+  O.ViewRange = Range;
   O.Text = text(Range);
   O.Kind = OperandKind::Expr;
   uint64_t V;
@@ -716,8 +704,8 @@ bool StatementParser::Impl::finishInstruction(Statement &S) {
 
 Operand StatementParser::Impl::buildUnary(uint32_t I) {
   Operand O;
-  O.Range = range(I);
-  O.Text = text(O.Range);
+  O.ViewRange = range(I);
+  O.Text = text(O.ViewRange);
   switch (node(I).Kind) {
   case CstKind::IntExpr:
     judgeInteger(O);
@@ -739,7 +727,7 @@ Operand StatementParser::Impl::buildUnary(uint32_t I) {
   case CstKind::ParenExpr: {
     Operand Inner = buildExpr(child(I, CstKind::Expr));
     if (Inner.Kind == OperandKind::Immediate) {
-      Inner.Range = O.Range;
+      Inner.ViewRange = O.ViewRange;
       Inner.Text = O.Text;
       return Inner;
     }
@@ -801,7 +789,7 @@ void StatementParser::Impl::buildAddress(uint32_t Body, Operand &Out) {
     else if (Op != PtxStatementLexer::PLUS ||
              !onlyIntegers(node(Kids[2]).FirstToken, EN.LastToken))
       badAddress(range(E), noneOfThese(text(E)));
-    placeAddressBase(Out, std::move(Base), Off, range(E), Out.Range.Begin);
+    placeAddressBase(Out, std::move(Base), Off, range(E), Out.ViewRange.Begin);
   }
   forChildren(Body, [&](uint32_t C) {
     CstKind K = node(C).Kind;
@@ -815,8 +803,8 @@ Operand StatementParser::Impl::buildOperand(uint32_t I) {
   if (K == CstKind::ExprOperand)
     return buildExpr(child(I, CstKind::Expr));
   Operand O;
-  O.Range = range(I);
-  O.Text = text(O.Range);
+  O.ViewRange = range(I);
+  O.Text = text(O.ViewRange);
   auto AddOperands = [&](uint32_t Parent) {
     O.Elements.reserve(M.Nodes, countNodes(Parent));
     forChildren(Parent, [&](uint32_t C) {
@@ -871,8 +859,8 @@ bool StatementParser::Impl::parseInstruction(Statement &S) {
   });
   if (G != ~0u) {
     Operand &Guard = newGuard(I);
-    Guard.Range = range(G);
-    Guard.Text = text(Guard.Range);
+    Guard.ViewRange = range(G);
+    Guard.Text = text(Guard.ViewRange);
     Guard.Name = text(child(G, CstKind::Terminal, PtxStatementLexer::IDENT));
     Guard.Kind = OperandKind::Register;
     Guard.Negated = child(G, CstKind::Terminal, PtxStatementLexer::BANG) != ~0u;
@@ -1061,23 +1049,23 @@ void StatementParser::Impl::directUnary(uint32_t &P, Operand &O) {
     size_t Op = Toks[P].Type;
     Operand Inner;
     directUnary(++P, Inner);
-    O.Range = tokenRange(First, P - 1);
-    O.Text = text(O.Range);
+    O.ViewRange = tokenRange(First, P - 1);
+    O.Text = text(O.ViewRange);
     O = prefixed(Op, std::move(Inner), O);
     return;
   }
   case L::IDENT: {
     bool Component = Toks[P + 1].Type == L::MODIFIER;
     P += 1 + Component;
-    O.Range = tokenRange(First, P - 1);
-    O.Text = text(O.Range);
+    O.ViewRange = tokenRange(First, P - 1);
+    O.Text = text(O.ViewRange);
     nameOperand(O, tokenText(First),
                 Component ? tokenText(First + 1) : std::string_view());
     return;
   }
   default: // INT or FLOAT: the recogniser let nothing else through
-    O.Range = tokenRange(First, First);
-    O.Text = text(O.Range);
+    O.ViewRange = tokenRange(First, First);
+    O.Text = text(O.ViewRange);
     if (Toks[P++].Type == L::INT)
       judgeInteger(O);
     else
@@ -1155,8 +1143,8 @@ void StatementParser::Impl::directOperand(uint32_t &P, Operand &O) {
     }
     ++P; // '}' or ')'
   }
-  O.Range = tokenRange(First, P - 1);
-  O.Text = text(O.Range);
+  O.ViewRange = tokenRange(First, P - 1);
+  O.Text = text(O.ViewRange);
 }
 
 /// parseInstruction() from the tokens, for a statement recogniseDirect()
@@ -1168,8 +1156,8 @@ bool StatementParser::Impl::buildDirect(Statement &S) {
     bool Negated = Toks[1].Type == L::BANG;
     uint32_t Name = 1 + Negated;
     Operand &Guard = newGuard(I);
-    Guard.Range = tokenRange(0, Name);
-    Guard.Text = text(Guard.Range);
+    Guard.ViewRange = tokenRange(0, Name);
+    Guard.Text = text(Guard.ViewRange);
     Guard.Name = tokenText(Name);
     Guard.Kind = OperandKind::Register;
     Guard.Negated = Negated;
@@ -1208,18 +1196,12 @@ SourceRange moved(SourceRange R, ptrdiff_t D) {
   return {uint32_t(int64_t(R.Begin) + D), uint32_t(int64_t(R.End) + D)};
 }
 
-// Every field of these is moved below (and Symbol's in declareOrCopy): a
-// new one must be too.
+// Every view and range of these is moved below (an Instruction's in
+// copyTemplate, a template's lists' views in keepTemplate, a Symbol's in
+// declareOrCopy): a new one must be too.
 static_assert(sizeof(Operand) == 80 && sizeof(Modifier) == 24 && sizeof(Instruction) == 88 &&
                   sizeof(Symbol) == 64,
               "a new field of Operand, Modifier, Instruction or Symbol: move it");
-
-/// O's views and ranges moved by D bytes (its lists are not its own).
-void moveViews(Operand &O, ptrdiff_t D) {
-  O.Range = moved(O.Range, D);
-  O.Text = moved(O.Text, D);
-  O.Name = moved(O.Name, D);
-}
 
 /// How many operands L holds, those nested in its operands too.
 uint32_t countOperands(const NodeList<Operand> &L) {
@@ -1250,24 +1232,25 @@ void StatementParser::Impl::keepTemplate(EntryState &E, const Instruction &I) {
   if (I.Guard && !I.Guard->Elements.empty())
     return; // no builder makes one: a guard is a name
   E.Template = int32_t(Templates.size());
-  Template &T = Templates.emplace_back();
-  T.I = I;
-  T.At = I.Range.Begin;
-  T.Modifiers = uint32_t(I.Modifiers.size());
+  Instruction &T = Templates.emplace_back(I);
+  uint32_t Modifiers = uint32_t(I.Modifiers.size());
   uint32_t Guards = I.Guard ? 1 : 0;
-  T.Operands = Guards + countOperands(I.Operands);
-  if (!T.bytes())
-    return; // no guard, no lists: T.I is the copy
-  char *Block = static_cast<char *>(TemplateNodes.allocate(T.bytes()));
-  T.Block = Block;
+  uint32_t Operands = Guards + countOperands(I.Operands);
+  if (!Modifiers && !Operands)
+    return; // no guard, no lists: nothing to keep
+  // The lists outlive the batch (M.Nodes does not): one block, the
+  // modifiers, then every operand, the guard first, then the instruction's
+  // own operands and each nested list after them.
+  char *Block = static_cast<char *>(
+      M.SharedNodes.allocate(Modifiers * sizeof(Modifier) + Operands * sizeof(Operand)));
   auto *Mods = reinterpret_cast<Modifier *>(Block);
   std::uninitialized_copy(I.Modifiers.begin(), I.Modifiers.end(), Mods);
-  T.I.Modifiers = NodeList<Modifier>::over(Mods, T.Modifiers);
-  auto *Ops = reinterpret_cast<Operand *>(Block + T.Modifiers * sizeof(Modifier));
+  T.Modifiers = NodeList<Modifier>::over(Mods, Modifiers);
+  auto *Ops = reinterpret_cast<Operand *>(Block + Modifiers * sizeof(Modifier));
   if (I.Guard)
-    T.I.Guard = new (Ops) Operand(*I.Guard);
+    T.Guard = new (Ops) Operand(*I.Guard);
   std::uninitialized_copy(I.Operands.begin(), I.Operands.end(), Ops + Guards);
-  T.I.Operands = NodeList<Operand>::over(Ops + Guards, uint32_t(I.Operands.size()));
+  T.Operands = NodeList<Operand>::over(Ops + Guards, uint32_t(I.Operands.size()));
   // Each operand's elements after those placed so far, nested ones in turn.
   uint32_t Placed = Guards + uint32_t(I.Operands.size());
   for (uint32_t K = Guards; K < Placed; ++K) {
@@ -1276,36 +1259,35 @@ void StatementParser::Impl::keepTemplate(EntryState &E, const Instruction &I) {
     Els = NodeList<Operand>::over(Ops + Placed, uint32_t(Els.size()));
     Placed += uint32_t(Els.size());
   }
+  // The views into a copy of the statement's text, kept with the lists: the
+  // copies' readers (the flow build reads every register name) would map
+  // back the module text the lint has dropped behind it (see
+  // SourceBuffer::dropBefore).
+  uint32_t Size = I.Range.End - I.Range.Begin;
+  char *Text = static_cast<char *>(M.SharedNodes.allocate(Size));
+  std::memcpy(Text, M.Text.data() + I.Range.Begin, Size);
+  ptrdiff_t D = Text - (M.Text.data() + I.Range.Begin);
+  for (uint32_t K = 0; K < Modifiers; ++K)
+    Mods[K].Text = moved(Mods[K].Text, D);
+  for (uint32_t K = 0; K < Operands; ++K) {
+    Ops[K].Text = moved(Ops[K].Text, D);
+    Ops[K].Name = moved(Ops[K].Name, D);
+  }
 }
 
 bool StatementParser::Impl::copyTemplate(Statement &S, const EntryState &E) {
-  const Template &T = Templates[size_t(E.Template)];
-  ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(T.At));
+  // The copy shares the template's lists (Instruction::Shift): it writes
+  // its Instruction, 88 bytes, and no list (copies of the lists, ~500 bytes
+  // for a cp.async.bulk, were 5 % of async-dense's time, waiting on stores).
+  const Instruction &T = Templates[size_t(E.Template)];
+  ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(T.Range.Begin));
   S.ParsedIndex = int32_t(M.Instructions.size());
-  Instruction &I = M.Instructions.emplace_back(T.I);
+  Instruction &I = M.Instructions.emplace_back(T);
   I.StatementIndex = uint32_t(&S - M.Statements.data());
   I.Range = moved(I.Range, D);
   I.Opcode = moved(I.Opcode, D);
   I.OpcodeRange = moved(I.OpcodeRange, D);
-  if (!T.bytes())
-    return true;
-  char *Block = static_cast<char *>(M.Nodes.allocate(T.bytes()));
-  ptrdiff_t Rebase = Block - T.Block;
-  I.Modifiers.rebase(Rebase);
-  I.Operands.rebase(Rebase);
-  if (I.Guard)
-    I.Guard = reinterpret_cast<const Operand *>(reinterpret_cast<const char *>(I.Guard) + Rebase);
-  auto *Mods = reinterpret_cast<Modifier *>(Block);
-  auto *FromMods = reinterpret_cast<const Modifier *>(T.Block);
-  for (uint32_t K = 0; K < T.Modifiers; ++K)
-    new (Mods + K) Modifier{moved(FromMods[K].Text, D), moved(FromMods[K].Range, D)};
-  auto *Ops = reinterpret_cast<Operand *>(Block + T.Modifiers * sizeof(Modifier));
-  auto *FromOps = reinterpret_cast<const Operand *>(T.Block + T.Modifiers * sizeof(Modifier));
-  for (uint32_t K = 0; K < T.Operands; ++K) {
-    Operand &O = *new (Ops + K) Operand(FromOps[K]);
-    moveViews(O, D);
-    O.Elements.rebase(Rebase);
-  }
+  I.Shift = int32_t(D);
   return true;
 }
 

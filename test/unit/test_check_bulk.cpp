@@ -117,6 +117,30 @@ TEST_CASE("a repeated instruction is checked against its own function's names") 
   CHECK(D.Range.Begin < Text.find("k5()"));
 }
 
+TEST_CASE("a repeated instruction's diagnostics are under its own words") {
+  // From a text's third statement on, the parser's instructions share the
+  // lists of its second (Instruction::Shift): each report must still be
+  // placed in its own kernel, its qualifier's and its operand's alike.
+  const std::string Insn =
+      "cp.async.bulk.shared::cluster.global.bulk_group [%rd1], [%rd2], 16, [%rd3];";
+  std::string Text = ".version 8.8\n.target sm_100a\n.address_size 64\n";
+  for (int K = 1; K <= 5; ++K)
+    Text += ".visible .entry k" + std::to_string(K) + "()\n{\n  .reg .b64 %rd<4>;\n  " + Insn +
+            "\n  ret;\n}\n";
+  ptxlint::LintResult R = ptxlint::lint(ptxlint::SourceBuffer("repeated.ptx", Text));
+  int Q102 = 0;
+  for (const ptxlint::Diagnostic &D : R.Diagnostics) {
+    if (D.Code != "Q102")
+      continue;
+    ++Q102;
+    size_t Kernel = Text.rfind(".entry k", D.Range.Begin) + std::strlen(".entry ");
+    CAPTURE(Kernel);
+    CHECK(Text.substr(D.Range.Begin, D.Range.End - D.Range.Begin) == ".bulk_group");
+    CHECK(Text.substr(Kernel, 2) == "k" + std::to_string(Q102));
+  }
+  CHECK(Q102 == 5);
+}
+
 namespace {
 /// Lints five kernels of the instruction Insn, kernel K with the
 /// declarations Decls(K), and describes the one diagnostic: its code, the

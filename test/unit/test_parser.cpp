@@ -57,13 +57,13 @@ TEST_CASE("a tensor copy: opcode, qualifiers and operands with ranges") {
   CHECK(I.Modifiers[0].Text == ".async");
   CHECK(I.Modifiers[4].Text == ".shared::cluster");
   CHECK(I.Modifiers[7].Text == ".mbarrier::complete_tx::bytes");
-  CHECK(P.text(I.Modifiers[4].Range) == ".shared::cluster");
+  CHECK(P.text(I.rangeOf(I.Modifiers[4])) == ".shared::cluster");
   REQUIRE(I.Operands.size() == 4);
   const Operand &Dst = I.Operands[0];
   CHECK(Dst.Kind == OperandKind::Address);
   CHECK(Dst.HasOffset);
   CHECK(Dst.Offset == 16);
-  CHECK(P.text(Dst.offsetRange()) == "16");
+  CHECK(P.text(I.offsetRangeOf(Dst)) == "16");
   REQUIRE(Dst.Elements.size() == 1);
   CHECK(Dst.Elements[0].Name == "%r1");
   const Operand &Tensor = I.Operands[1];
@@ -75,7 +75,7 @@ TEST_CASE("a tensor copy: opcode, qualifiers and operands with ranges") {
   CHECK(Tensor.Elements[1].Elements[1].Value == -3);
   CHECK(I.Operands[3].Kind == OperandKind::Immediate);
   CHECK(I.Operands[3].Value == 0xffff);
-  CHECK(P.text(I.Operands[3].Range) == "0xffffU");
+  CHECK(P.text(I.rangeOf(I.Operands[3])) == "0xffffU");
 }
 
 TEST_CASE("negative address offsets and immediates") {
@@ -162,7 +162,7 @@ TEST_CASE("the shape cache builds the same AST as a first parse") {
   CHECK(A.Operands[0].Offset == 16);
   CHECK(B.Operands[0].Offset == 32);
   CHECK(B.Operands[0].Elements[0].Kind == OperandKind::Symbol);
-  CHECK(P.text(B.Operands[0].Range) == "[sym+0x20]");
+  CHECK(P.text(B.rangeOf(B.Operands[0])) == "[sym+0x20]");
 }
 
 TEST_CASE("syntax errors carry a compiler-style message and a column") {
@@ -206,21 +206,27 @@ TEST_CASE("integer literals") {
 }
 
 namespace {
-/// Every field of two operands, their elements too; "" if equal, else what
-/// differs.
-std::string differs(const Operand &A, const Operand &B) {
+/// Every field of two operands, of instructions AI and BI, their elements
+/// too; "" if equal, else what differs.
+std::string differs(const Instruction &AI, const Operand &A, const Instruction &BI,
+                    const Operand &B) {
   auto Same = [](SourceRange X, SourceRange Y) { return X.Begin == Y.Begin && X.End == Y.End; };
+  // The same place too, each in its own statement (a copied instruction
+  // shares its template's lists, whose views are into a copy of the text):
+  // the ranges, and where the name and component are in the operand's text.
+  auto At = [](const Operand &O, std::string_view V) {
+    return V.data() ? V.data() - O.Text.data() : -1;
+  };
   if (A.Kind != B.Kind || A.Negated != B.Negated || A.HasValue != B.HasValue ||
-      A.Overflow != B.Overflow || A.HasOffset != B.HasOffset || !Same(A.Range, B.Range) ||
-      A.Text != B.Text || A.Name != B.Name || A.component() != B.component() ||
-      // the same place too: a copied instruction's views are moved to its text
-      A.Text.data() != B.Text.data() || A.Name.data() != B.Name.data() ||
-      A.component().data() != B.component().data() ||
-      A.Value != B.Value || A.Offset != B.Offset || !Same(A.offsetRange(), B.offsetRange()) ||
+      A.Overflow != B.Overflow || A.HasOffset != B.HasOffset ||
+      !Same(AI.rangeOf(A), BI.rangeOf(B)) || A.Text != B.Text || A.Name != B.Name ||
+      A.component() != B.component() || At(A, A.Name) != At(B, B.Name) ||
+      At(A, A.component()) != At(B, B.component()) || A.Value != B.Value ||
+      A.Offset != B.Offset || !Same(AI.offsetRangeOf(A), BI.offsetRangeOf(B)) ||
       A.Elements.size() != B.Elements.size())
     return "operand '" + std::string(A.Text) + "'";
   for (size_t K = 0; K < A.Elements.size(); ++K)
-    if (std::string D = differs(A.Elements[K], B.Elements[K]); !D.empty())
+    if (std::string D = differs(AI, A.Elements[K], BI, B.Elements[K]); !D.empty())
       return D;
   return "";
 }
@@ -232,18 +238,17 @@ std::string differs(const Instruction &A, const Instruction &B) {
       A.Modifiers.size() != B.Modifiers.size() || A.Operands.size() != B.Operands.size())
     return "instruction";
   if (A.Guard)
-    if (std::string D = differs(*A.Guard, *B.Guard); !D.empty())
+    if (std::string D = differs(A, *A.Guard, B, *B.Guard); !D.empty())
       return "guard: " + D;
   if (A.Opcode.data() != B.Opcode.data() || A.OpcodeRange.End != B.OpcodeRange.End)
     return "opcode";
   for (size_t K = 0; K < A.Modifiers.size(); ++K)
     if (A.Modifiers[K].Text != B.Modifiers[K].Text ||
-        A.Modifiers[K].Text.data() != B.Modifiers[K].Text.data() ||
-        A.Modifiers[K].Range.Begin != B.Modifiers[K].Range.Begin ||
-        A.Modifiers[K].Range.End != B.Modifiers[K].Range.End)
+        A.rangeOf(A.Modifiers[K]).Begin != B.rangeOf(B.Modifiers[K]).Begin ||
+        A.rangeOf(A.Modifiers[K]).End != B.rangeOf(B.Modifiers[K]).End)
       return "modifier";
   for (size_t K = 0; K < A.Operands.size(); ++K)
-    if (std::string D = differs(A.Operands[K], B.Operands[K]); !D.empty())
+    if (std::string D = differs(A, A.Operands[K], B, B.Operands[K]); !D.empty())
       return D;
   return "";
 }
