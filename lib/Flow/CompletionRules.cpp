@@ -169,7 +169,9 @@ void CompletionTracker::committed(CompState &S, Role R, const FlowInst *Op) {
   });
 }
 
-// The instructions the rules judge (transfer() with Report).
+// The instructions the rules judge (transfer() with Report). A new check
+// goes here and in mayReport() too: the probe (run()) skips the tracking
+// where mayReport() says no check could report.
 bool CompletionTracker::checkedAt(uint32_t K) {
   switch (FF.Insts[K].Op.Kind) {
   case OpKind::CpAsyncWait:

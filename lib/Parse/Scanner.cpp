@@ -72,42 +72,58 @@ template <bool Brackets> struct SpecialTable {
   constexpr bool operator[](unsigned char C) const { return Table[C]; }
 };
 
-/// The first byte at or after P that SpecialTable<Brackets> marks (or N).
-/// With SSE2 (every x86-64) it tests 16 bytes per step; the table finishes
-/// the tail and serves other machines.
-template <bool Brackets> uint32_t skipUntilSpecial(const char *T, uint32_t P, uint32_t N) {
 #if defined(__SSE2__)
-  const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
-                Quote = _mm_set1_epi8('"'), LBrace = _mm_set1_epi8('{'),
-                RBrace = _mm_set1_epi8('}'), Newline = _mm_set1_epi8('\n'),
-                LParen = _mm_set1_epi8('('),
-                RParen = _mm_set1_epi8(')'), LBrack = _mm_set1_epi8('['),
-                RBrack = _mm_set1_epi8(']');
+/// The bytes of V that SpecialTable<false> marks (; / " { } and the line
+/// break), as a vector mask.
+[[gnu::always_inline]] inline __m128i specialBytes(__m128i V) {
+  return _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(';')), _mm_cmpeq_epi8(V, _mm_set1_epi8('/'))),
+      _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('"')), _mm_cmpeq_epi8(V, _mm_set1_epi8('{'))),
+          _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('}')), _mm_cmpeq_epi8(V, _mm_set1_epi8('\n')))));
+}
+
+/// The same as a bit mask (bit K for byte K).
+[[gnu::always_inline]] inline unsigned specialMask(__m128i V) {
+  return unsigned(_mm_movemask_epi8(specialBytes(V)));
+}
+#endif
+
+/// The bytes of the 16 at W that SpecialTable<false> marks, as a bit mask
+/// (bit K for W + K), those before N.
+inline unsigned specialsAt(const char *T, uint32_t W, uint32_t N) {
+#if defined(__SSE2__)
+  if (W + 16 <= N)
+    return specialMask(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T + W)));
+#endif
+  static constexpr SpecialTable<false> Special;
+  unsigned Mask = 0;
+  for (uint32_t Q = W; Q < N && Q < W + 16; ++Q)
+    Mask |= unsigned(Special[static_cast<unsigned char>(T[Q])]) << (Q - W);
+  return Mask;
+}
+
+/// Every byte a statement's scan stops at: the first at or after P that
+/// SpecialTable<true> marks (or N). With SSE2 (every x86-64) it tests 16
+/// bytes per step; the table finishes the tail and serves other machines.
+uint32_t skipOrdinary(const char *T, uint32_t P, uint32_t N) {
+#if defined(__SSE2__)
   while (P + 16 <= N) {
-    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
-    __m128i M = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, LBrace)),
-                     _mm_or_si128(_mm_cmpeq_epi8(V, RBrace), _mm_cmpeq_epi8(V, Newline))));
-    if (Brackets)
-      M = _mm_or_si128(
-          M, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, LParen), _mm_cmpeq_epi8(V, RParen)),
-                          _mm_or_si128(_mm_cmpeq_epi8(V, LBrack), _mm_cmpeq_epi8(V, RBrack))));
-    int Mask = _mm_movemask_epi8(M);
-    if (Mask)
-      return P + uint32_t(__builtin_ctz(unsigned(Mask)));
+    const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(T + P));
+    const __m128i Brackets =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('(')),
+                                  _mm_cmpeq_epi8(V, _mm_set1_epi8(')'))),
+                     _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('[')),
+                                  _mm_cmpeq_epi8(V, _mm_set1_epi8(']'))));
+    if (unsigned Mask = unsigned(_mm_movemask_epi8(_mm_or_si128(specialBytes(V), Brackets))))
+      return P + uint32_t(__builtin_ctz(Mask));
     P += 16;
   }
 #endif
-  static constexpr SpecialTable<Brackets> Special;
+  static constexpr SpecialTable<true> Special;
   while (P < N && !Special[static_cast<unsigned char>(T[P])])
     ++P;
   return P;
-}
-
-/// Every byte a statement's scan stops at.
-uint32_t skipOrdinary(const char *T, uint32_t P, uint32_t N) {
-  return skipUntilSpecial<true>(T, P, N);
 }
 
 /// Bytes of an instruction's head word: identifier bytes, '.' and ':'.
@@ -175,18 +191,6 @@ uint32_t skipHeadWord(const char *T, uint32_t P, uint32_t N) {
                                                     _mm_cmpeq_epi8(V, _mm_set1_epi8('$'))),
                                        _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('%')),
                                                     DotColon)));
-}
-#endif
-
-#if defined(__SSE2__)
-/// The bytes of V that skipUntilSpecial<false> stops at: ; / " { } and
-/// the line break.
-[[gnu::always_inline]] inline unsigned specialMask(__m128i V) {
-  return unsigned(_mm_movemask_epi8(_mm_or_si128(
-      _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(';')), _mm_cmpeq_epi8(V, _mm_set1_epi8('/'))),
-      _mm_or_si128(
-          _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('"')), _mm_cmpeq_epi8(V, _mm_set1_epi8('{'))),
-          _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('}')), _mm_cmpeq_epi8(V, _mm_set1_epi8('\n')))))));
 }
 #endif
 
@@ -385,9 +389,9 @@ private:
                            uint32_t HeadEnd = 0);
   bool fastStatement();
   bool endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB, uint32_t HeadE);
-  /// endsAtSemicolon() for the fast path, from W, a 16-byte look at or
-  /// before the statement's start (W + 16 <= N), and Mask, the bytes of it
-  /// that skipUntilSpecial<false> stops at from the start on.
+  /// endsAtSemicolon() from W, a 16-byte look at or before the statement's
+  /// start, and Mask, the bytes of it that SpecialTable<false> marks from
+  /// the start on (specialsAt()): the fast path has that look at hand.
   bool endsInWindows(StatementKind K, uint32_t B, uint32_t HeadB, uint32_t HeadE, uint32_t W,
                      unsigned Mask);
   /// The rest of a statement that endsAtSemicolon() could
@@ -633,50 +637,25 @@ void ScannerImpl::terminatedStatement(StatementKind K, uint32_t IdentEnd,
 /// unusualStatement() takes from the head on (P).
 inline bool ScannerImpl::endsAtSemicolon(StatementKind K, uint32_t B, uint32_t HeadB,
                                          uint32_t HeadE) {
-  uint32_t Semi = P, OpenBraces = 0;
-  for (;;) {
-    Semi = skipUntilSpecial<false>(T.data(), Semi, N); // ; / " { } or '\n'
-    if (Semi >= N || Semi - P >= Limits.MaxStatementNesting)
-      return false;
-    char C = T[Semi];
-    if (C == ';') {
-      P = Semi + 1;
-      emit(K, B, P, HeadB, HeadE);
-      return true;
-    }
-    if (C == '{')
-      ++OpenBraces;
-    else if (C == '}' && OpenBraces > 0)
-      --OpenBraces;
-    else
-      return false;
-    ++Semi;
-  }
+  return endsInWindows(K, B, HeadB, HeadE, P, specialsAt(T.data(), P, N));
 }
 
-#if defined(__SSE2__)
-/// The bytes endsAtSemicolon() stops at, walked from the masks of 16-byte
-/// looks at W, W + 16, ...: each load waits on W alone, and a brace of a
-/// vector operand is the next bit of a mask, not a search of its own from
-/// that brace. (The head has none of those bytes: from the start on is from
-/// HeadE on.)
+/// The bytes that endsAtSemicolon() stops at, walked from the masks of
+/// 16-byte looks at W, W + 16, ...: each load waits on W alone, and a brace
+/// of a vector operand is the next bit of a mask, not a search of its own
+/// from that brace. (The head has none of those bytes: from the start on is
+/// from HeadE on.)
 inline bool ScannerImpl::endsInWindows(StatementKind K, uint32_t B, uint32_t HeadB,
                                        uint32_t HeadE, uint32_t W, unsigned Mask) {
-  static constexpr SpecialTable<false> Special;
   uint32_t OpenBraces = 0;
   for (;;) {
     while (!Mask) {
       W += 16;
-      if (W + 16 <= N) {
-        Mask = specialMask(_mm_loadu_si128(reinterpret_cast<const __m128i *>(T.data() + W)));
-        continue;
-      }
-      for (uint32_t Q = W; Q < N; ++Q) // the text's last bytes
-        Mask |= unsigned(Special[static_cast<unsigned char>(T[Q])]) << (Q - W);
-      if (!Mask) {
+      if (W >= N) {
         P = HeadE;
         return false; // no ';' before the end
       }
+      Mask = specialsAt(T.data(), W, N);
     }
     const uint32_t Semi = W + uint32_t(__builtin_ctz(Mask));
     Mask &= Mask - 1;
@@ -698,7 +677,6 @@ inline bool ScannerImpl::endsInWindows(StatementKind K, uint32_t B, uint32_t Hea
   P = HeadE;
   return false;
 }
-#endif
 
 void ScannerImpl::unusualStatement(StatementKind K, uint32_t B, uint32_t HeadB,
                                    uint32_t HeadE) {
@@ -827,7 +805,7 @@ inline bool ScannerImpl::fastStatement() {
   const __m128i In = headByteMask(V, DotColon);
   const unsigned From = ~0u << S; // the whitespace before Start is no head
   // Where the ';' search starts: the first byte at or after the head that
-  // skipUntilSpecial<false> stops at is the first at or after Start (a head
+  // SpecialTable<false> marks is the first at or after Start (a head
   // has none of those bytes), so it is found from this look and the bytes
   // after it, not from the head's end. The scan's time is a chain of
   // dependent steps, each statement's start waiting on the previous one's
