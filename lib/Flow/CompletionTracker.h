@@ -243,6 +243,7 @@ private:
   void buildEvents();
   bool settledInBlock();
   bool acts(uint32_t K);
+  bool onlyCompletes(uint32_t B);
   bool mayReport(const CompState &S, uint32_t K);
   bool probe();
   /// In probe(); MayReport: a check could report, and the probe stops.
