@@ -1270,10 +1270,12 @@ bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
   std::vector<int32_t> &NewRegs = Buf.NewRegs;
   NewDefs.clear();
   NewRegs.clear();
+  bool Redefined = false; // a new register defined more than once
   while (!Work.empty()) {
     int32_t R = Work.back();
     Work.pop_back();
     NewRegs.push_back(R);
+    Redefined |= DefStart[size_t(R) + 1] - DefStart[size_t(R)] > 1;
     for (uint32_t X = DefStart[size_t(R)]; X < DefStart[size_t(R) + 1]; ++X) {
       NewDefs.push_back(DefOf[X]);
       const FlowInst &I = Insts[Defs[DefOf[X]].Inst];
@@ -1291,6 +1293,37 @@ bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
   size_t Need = Bases.size() + NewRegs.size();
   if (Need > Bases.capacity())
     Bases.reserve(std::max(Need, 2 * Bases.capacity()));
+  // The registers of earlier slices are final, so a fixpoint over the new
+  // definitions alone is the fixpoint over all of them. A register defined
+  // more than once (a loop's) changes after some of its readers have read
+  // it: the fixpoint with reader lists.
+  size_t ND = NewDefs.size();
+  if (Redefined)
+    return settle(ND, 0);
+  // Each new register defined once (nvcc's straight-line code: most of
+  // async-dense's slices): a first pass in program order, without the
+  // reader lists. A definition that reads a register before its one
+  // definition (a later one, or itself) gets Undef from it (evalDef() gives
+  // Undef where an operand it reads is Undef); if none did, every register
+  // was read with its final value, and a second pass would change nothing.
+  bool Changed = false, SawUndef = false;
+  for (uint32_t P = 0; P < ND; ++P) {
+    const Def &D = Defs[NewDefs[P]];
+    Val V = evalDef(Insts[D.Inst], D.Reg);
+    if (V.K == Val::Undef) {
+      SawUndef = true;
+      continue;
+    }
+    Changed |= joinInto(sliceReg(D.Reg).V, V);
+  }
+  if (!Changed || !SawUndef)
+    return true;
+  return settle(ND, 1);
+}
+
+bool FlowFunction::settle(size_t ND, int FirstPass) const {
+  EvalBuffers &Buf = evalBuffers();
+  const std::vector<uint32_t> &NewDefs = Buf.NewDefs;
   // A definition is evaluated again only when a register it reads changed
   // since: otherwise it would give its last value again. The
   // registers each one reads: a list per register through its UserHead
@@ -1298,7 +1331,9 @@ bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
   // what Symbolic() says of values with that base; until then only its own
   // register holds it (evalValue() passes on symbolic bases alone), and
   // that register's readers are listed like any other's.
-  size_t ND = NewDefs.size();
+  // All marked, also after evaluate()'s own first pass (FirstPass 1): a
+  // definition whose operands did not change since gives its last value
+  // again, changing nothing.
   std::vector<char> &Dirty = Buf.Dirty;
   Dirty.assign(ND, 1);
   std::vector<std::pair<uint32_t, int32_t>> &Users = Buf.Users; // (position, next)
@@ -1323,10 +1358,8 @@ bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
       Head = int32_t(Users.size() - 1);
     }
   }
-  // The registers of earlier slices are final, so a fixpoint over the new
-  // definitions alone is the fixpoint over all of them.
   bool Changed = true;
-  for (int Pass = 0; Pass < 8 && Changed; ++Pass) {
+  for (int Pass = FirstPass; Pass < 8 && Changed; ++Pass) {
     Changed = false;
     for (uint32_t P = 0; P < ND; ++P) {
       // A definition not marked gives its last value again, which its
@@ -1350,7 +1383,7 @@ bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
   for (int32_t R : Listed)
     sliceReg(R).UserHead = -1;
   if (Changed) // not settled: these registers are unknown
-    for (int32_t R : NewRegs)
+    for (int32_t R : Buf.NewRegs)
       sliceReg(R).V = Val{Val::Unknown, -1, false, 0};
   return !Changed;
 }

@@ -680,6 +680,10 @@ private:
   /// evaluate() empties) and those they derive from, all new to the slice;
   /// false (and those registers unknown) if they do not settle.
   bool evaluate(std::vector<int32_t> &Work) const;
+  /// evaluate()'s fixpoint over its ND new definitions (the thread's
+  /// NewDefs) with reader lists, from pass FirstPass (1: evaluate() made
+  /// the first); false (and the new registers unknown) if not settled.
+  bool settle(size_t ND, int FirstPass) const;
   /// Makes Reg's value available: a register outside the slice built from
   /// the rules' operands (a deferred load's address) is evaluated now.
   /// Name: Reg's name, as the operand that asks spells it.
