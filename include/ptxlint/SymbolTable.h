@@ -68,6 +68,11 @@ public:
   /// up before (its search was most of a lookup: most names a pass looks up
   /// are registers of a few prefixes).
   const Symbol *lookup(std::string_view Name, int32_t Function, PrefixMemo &Memo) const;
+  /// Asks the cache for Function's scope: its slots and its symbols'
+  /// records (their first lines). A pass that reaches a function long after
+  /// the scan declared its symbols misses the cache on each lookup, one after
+  /// another; asked for before it needs them, it finds them there.
+  void warm(int32_t Function) const;
   /// The first bytes of the names declared in the .reg space: a name that
   /// starts otherwise is no register symbol, known without a lookup.
   const std::bitset<256> &regNameStarts() const { return RegStarts; }
@@ -92,6 +97,9 @@ private:
     /// looked up most, registers of %r<N>, end in digits and are not
     /// declared so, and a lookup skips a scope without their bit.
     uint64_t DigitNames = 0;
+    /// The scope's symbols lie in M.Symbols[FirstSymbol, EndSymbol) (with
+    /// others' between them where its declarations are apart).
+    uint32_t FirstSymbol = 0, EndSymbol = 0;
   };
   std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)
   std::vector<uint32_t> Slots; ///< symbol index + 1; 0: empty

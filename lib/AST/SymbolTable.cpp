@@ -157,7 +157,7 @@ SymbolTable::SymbolTable(const Module &M, const Declared &D) : M(M) {
     uint32_t Slots = 4;
     while (Slots < 2 * Count[X])
       Slots *= 2;
-    Scopes[X] = {Offset, Slots - 1, Slots, 0};
+    Scopes[X] = {Offset, Slots - 1, Slots, 0, UINT32_MAX, 0};
     Offset += Slots;
   }
   Slots.assign(Offset, 0);
@@ -175,6 +175,8 @@ SymbolTable::SymbolTable(const Module &M, const Declared &D) : M(M) {
     Scope *Sc = ScopeOf(S);
     if (!Sc)
       continue;
+    Sc->FirstSymbol = std::min(Sc->FirstSymbol, K);
+    Sc->EndSymbol = K + 1;
     uint32_t H = hash(Name);
     if (!Name.empty() && isDigit(Name.back()))
       Sc->DigitNames |= digitNameBit(Name);
@@ -188,6 +190,23 @@ SymbolTable::SymbolTable(const Module &M, const Declared &D) : M(M) {
         break; // first declaration wins
     }
   }
+}
+
+void SymbolTable::warm(int32_t Function) const {
+  size_t X = size_t(int64_t(Function) + 1);
+  if (X >= Scopes.size() || !Scopes[X].Size)
+    return;
+  const Scope &Sc = Scopes[X];
+  // A function of thousands of declarations (CUTLASS's inline-asm blocks)
+  // gets its first lines only: the rest would push out what is in use.
+  constexpr size_t MaxLines = 32, Line = 64;
+  auto Fetch = [](const void *Begin, const void *End) {
+    const char *P = static_cast<const char *>(Begin), *E = static_cast<const char *>(End);
+    for (size_t N = 0; P < E && N < MaxLines; P += Line, ++N)
+      __builtin_prefetch(P);
+  };
+  Fetch(Slots.data() + Sc.Offset, Slots.data() + Sc.Offset + Sc.Size);
+  Fetch(M.Symbols.data() + Sc.FirstSymbol, M.Symbols.data() + Sc.EndSymbol);
 }
 
 // Inlined into lookupExact(): up to four calls per lookup, and the checker

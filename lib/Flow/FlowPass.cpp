@@ -212,8 +212,15 @@ public:
     unsigned Threads =
         unsigned(std::min<size_t>(Ctx.Options.threadCount(), Work.size()));
     if (Threads <= 1) {
-      for (uint32_t K : Work)
-        analyse(Ctx, K, *Callees, Classes);
+      // Each function's symbols are asked for while the one before it is
+      // analysed: its build looks up its shared arrays by name, and those
+      // records and slots, last read by the scan, were a miss each.
+      Ctx.Symbols.warm(int32_t(Work[0]));
+      for (size_t X = 0; X < Work.size(); ++X) {
+        if (X + 1 < Work.size())
+          Ctx.Symbols.warm(int32_t(Work[X + 1]));
+        analyse(Ctx, Work[X], *Callees, Classes);
+      }
       return;
     }
     // Functions are independent: each worker takes the next one and keeps
