@@ -73,8 +73,8 @@ public:
   const std::bitset<256> &regNameStarts() const { return RegStarts; }
 
 private:
-  /// Hash: hash(Name), computed once per lookup(). DigitEnded: Name ends
-  /// in a digit (a scope's DigitNames may then rule it out).
+  /// Hash: hash(Name). DigitEnded: Name ends in a digit (a scope's
+  /// DigitNames may then rule it out).
   const Symbol *lookupExact(std::string_view Name, uint32_t Hash, int32_t Function,
                             bool DigitEnded) const;
   const Symbol *find(std::string_view Name, uint32_t Hash, int32_t Function,
