@@ -407,9 +407,17 @@ struct StatementParser::Impl {
   void applyDeclarator(Symbol &Sym, SourceRange Range, std::string_view Name, bool HasCount,
                        bool IsArray, const std::string_view *Ints, uint32_t NumInts);
   bool declareDirect(Statement &S);
+  /// The symbol of the declarator of tokens [Name, End), with the
+  /// specifiers (MODIFIER INT?) of tokens [Specifiers, SpecifiersEnd), as
+  /// declareFrom() makes it from the CST.
+  Symbol declareTokens(size_t Specifiers, size_t SpecifiersEnd, size_t Name, size_t End,
+                       int32_t Function);
+  bool headerDirect(Statement &S);
+  /// The function whose header is statement Header, null if none.
+  Function *functionOf(const Statement &Header);
 
   // The direct builder (see "the direct builder" below).
-  bool Direct = true; ///< instructions and declarations from their tokens where they can
+  bool Direct = true; ///< instructions, declarations and headers from their tokens where they can
   bool recogniseDirect();
   bool buildDirect(Statement &S);
   // Each fills Out, a new operand, in place (most are list elements).
@@ -1377,32 +1385,36 @@ uint64_t literalValue(std::string_view Text, bool &Overflow) {
 } // namespace
 
 /// What specifier word W (with its integer Int, as in ".align 16") says of
-/// the symbol.
+/// the symbol. Most words are types (".b32", ".u64", ".pred"), which are
+/// none of the words below: those are compared by size first (a chain of
+/// string comparisons cost ~150 instructions a word, and a declaration's
+/// specifiers and every header parameter's pass here).
 void StatementParser::Impl::applySpecifier(Symbol &Sym, std::string_view W,
                                            std::string_view Int) {
-  if (W == ".reg")
-    Sym.Space = StateSpace::Reg;
-  else if (W == ".shared" || W.substr(0, 9) == ".shared::")
+  auto Is = [&](std::string_view Word) {
+    return W.size() == Word.size() && std::memcmp(W.data(), Word.data(), W.size()) == 0;
+  };
+  static constexpr std::pair<std::string_view, StateSpace> Spaces[] = {
+      {".reg", StateSpace::Reg},       {".shared", StateSpace::Shared},
+      {".global", StateSpace::Global}, {".const", StateSpace::Const},
+      {".local", StateSpace::Local},   {".param", StateSpace::Param},
+      {".tex", StateSpace::Tex}};
+  for (const auto &[Word, Space] : Spaces)
+    if (Is(Word)) {
+      Sym.Space = Space;
+      return;
+    }
+  if (W.substr(0, 9) == ".shared::")
     Sym.Space = StateSpace::Shared;
-  else if (W == ".global")
-    Sym.Space = StateSpace::Global;
-  else if (W == ".const")
-    Sym.Space = StateSpace::Const;
-  else if (W == ".local")
-    Sym.Space = StateSpace::Local;
-  else if (W == ".param")
-    Sym.Space = StateSpace::Param;
-  else if (W == ".tex")
-    Sym.Space = StateSpace::Tex;
-  else if (W == ".extern")
+  else if (Is(".extern"))
     Sym.Extern = true;
-  else if (W == ".align") {
+  else if (Is(".align")) {
     bool Overflow;
     uint64_t N = Int.empty() ? 0 : literalValue(Int, Overflow);
     Sym.Align = unsigned(std::min<uint64_t>(N, UINT32_MAX));
-  } else if (W == ".v2" || W == ".v4" || W == ".v8")
+  } else if (Is(".v2") || Is(".v4") || Is(".v8"))
     Sym.VectorWidth = uint8_t(W[2] - '0');
-  else if (W == ".visible" || W == ".weak" || W == ".common" || W == ".ptr")
+  else if (Is(".visible") || Is(".weak") || Is(".common") || Is(".ptr"))
     ; // linkage and pointer attributes do not change what the name is
   else
     Sym.Type = W;
@@ -1466,29 +1478,142 @@ bool StatementParser::Impl::declareDirect(Statement &S) {
     return false;
   // Then declare, as declareFrom() does from the CST.
   int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
-  for (P = FirstDeclarator; Toks[P].Type != L::SEMI; ++P) { // P at a name
-    Symbol Sym;
-    Sym.Function = Function;
-    for (size_t K = 0; K < FirstDeclarator; ++K)
-      if (Toks[K].Type == L::MODIFIER)
-        applySpecifier(Sym, tokenText(uint32_t(K)),
-                       Toks[K + 1].Type == L::INT ? tokenText(uint32_t(K + 1))
-                                                  : std::string_view());
-    size_t Name = P;
-    bool HasCount = false, IsArray = false;
-    std::string_view Ints[2];
-    uint32_t NumInts = 0;
-    for (++P; Toks[P].Type != L::COMMA && Toks[P].Type != L::SEMI; ++P) {
-      HasCount |= Toks[P].Type == L::LT;
-      IsArray |= Toks[P].Type == L::LBRACK;
-      if (Toks[P].Type == L::INT && NumInts < 2)
-        Ints[NumInts++] = tokenText(uint32_t(P));
-    }
-    applyDeclarator(Sym, tokenRange(uint32_t(Name), uint32_t(P - 1)),
-                    tokenText(uint32_t(Name)), HasCount, IsArray, Ints, NumInts);
-    M.Symbols.push_back(Sym);
-    if (Toks[P].Type == L::SEMI)
+  for (P = FirstDeclarator;;) { // P at a name
+    size_t End = P + 1;
+    while (Toks[End].Type != L::COMMA && Toks[End].Type != L::SEMI)
+      ++End;
+    M.Symbols.push_back(declareTokens(0, FirstDeclarator, P, End, Function));
+    if (Toks[End].Type == L::SEMI)
       break;
+    P = End + 1;
+  }
+  S.ParsedIndex = 0;
+  return true;
+}
+
+Symbol StatementParser::Impl::declareTokens(size_t Specifiers, size_t SpecifiersEnd,
+                                            size_t Name, size_t End, int32_t Function) {
+  using L = PtxStatementLexer;
+  Symbol Sym;
+  Sym.Function = Function;
+  for (size_t K = Specifiers; K < SpecifiersEnd; ++K)
+    if (Toks[K].Type == L::MODIFIER)
+      applySpecifier(Sym, tokenText(uint32_t(K)),
+                     Toks[K + 1].Type == L::INT ? tokenText(uint32_t(K + 1)) : std::string_view());
+  bool HasCount = false, IsArray = false;
+  std::string_view Ints[2];
+  uint32_t NumInts = 0;
+  for (size_t P = Name + 1; P < End; ++P) {
+    HasCount |= Toks[P].Type == L::LT;
+    IsArray |= Toks[P].Type == L::LBRACK;
+    if (Toks[P].Type == L::INT && NumInts < 2)
+      Ints[NumInts++] = tokenText(uint32_t(P));
+  }
+  applyDeclarator(Sym, tokenRange(uint32_t(Name), uint32_t(End - 1)), tokenText(uint32_t(Name)),
+                  HasCount, IsArray, Ints, NumInts);
+  return Sym;
+}
+
+/// parseFunctionHeader() from the tokens, for a header the grammar's
+/// functionHeader rule takes (every one: it is specifiers, .entry or .func,
+/// parameter lists around the name, attributes and an optional ';', with
+/// nothing for the CST to decide). A header costs the CST way ~5,000
+/// instructions (async-dense's 840 headers: as much time as its 13,440
+/// declarations), mostly each parameter's walk. Returns false, having
+/// changed nothing, for anything else (the CST way then parses it).
+bool StatementParser::Impl::headerDirect(Statement &S) {
+  using L = PtxStatementLexer;
+  auto At = [&](size_t P, size_t Type) { return P < Toks.size() && Toks[P].Type == Type; };
+  auto Specifiers = [&](size_t P) { // past "MODIFIER INT?"s from P
+    while (At(P, L::MODIFIER))
+      P += At(P + 1, L::INT) ? 2 : 1;
+    return P;
+  };
+  // A parameter list's end (past its ')') from its '(' at P, 0 if none:
+  // "( )" or "( param, ... )", a param "specifier+ declarator".
+  auto ParamList = [&](size_t P) -> size_t {
+    if (!At(P++, L::LPAREN))
+      return 0;
+    if (At(P, L::RPAREN))
+      return P + 1;
+    for (;;) {
+      size_t Name = Specifiers(P);
+      if (Name == P || !At(Name, L::IDENT))
+        return 0;
+      P = Name + 1;
+      if (At(P, L::LT)) {
+        if (!At(P + 1, L::INT) || !At(P + 2, L::GT))
+          return 0;
+        P += 3;
+      }
+      while (At(P, L::LBRACK)) {
+        P += At(P + 1, L::INT) ? 2 : 1;
+        if (!At(P++, L::RBRACK))
+          return 0;
+      }
+      if (At(P, L::RPAREN))
+        return P + 1;
+      if (!At(P++, L::COMMA))
+        return 0;
+    }
+  };
+  // Recognise first.
+  size_t P = Specifiers(0);
+  if (!At(P, L::ENTRY) && !At(P, L::FUNC))
+    return false;
+  const bool IsEntry = At(P++, L::ENTRY);
+  size_t Lists[2], NumLists = 0; // each list's '('
+  if (At(P, L::LPAREN)) {
+    Lists[NumLists++] = P;
+    if (!(P = ParamList(P)))
+      return false;
+  }
+  if (!At(P, L::IDENT))
+    return false;
+  const size_t Name = P++;
+  if (At(P, L::LPAREN)) {
+    Lists[NumLists++] = P;
+    if (!(P = ParamList(P)))
+      return false;
+  }
+  const size_t FirstAttribute = P;
+  while (At(P, L::MODIFIER)) // ".maxntid 128, 1, 1", ".noreturn"
+    if (At(++P, L::INT))
+      for (++P; At(P, L::COMMA) && At(P + 1, L::INT);)
+        P += 2;
+  if (At(P, L::SEMI))
+    ++P;
+  if (P != Toks.size())
+    return false;
+  // Then fill its function in, as parseFunctionHeader() does from the CST.
+  Function *F = functionOf(S);
+  if (!F)
+    return false;
+  F->IsEntry = IsEntry;
+  F->NameRange = tokenRange(uint32_t(Name), uint32_t(Name));
+  F->Name = M.FunctionNames.emplace_back(text(F->NameRange));
+  int32_t FIndex = int32_t(F - M.Functions.data());
+  for (size_t X = 0; X < NumLists; ++X)
+    for (size_t Q = Lists[X] + 1; Toks[Q].Type != L::RPAREN;) { // Q at a param
+      size_t ParamName = Specifiers(Q), End = ParamName + 1;
+      while (Toks[End].Type != L::COMMA && Toks[End].Type != L::RPAREN)
+        ++End;
+      Symbol Sym = declareTokens(Q, ParamName, ParamName, End, FIndex);
+      if (Sym.Space == StateSpace::None)
+        Sym.Space = StateSpace::Param;
+      M.Symbols.push_back(Sym);
+      Q = Toks[End].Type == L::COMMA ? End + 1 : End;
+    }
+  for (size_t Q = FirstAttribute; At(Q, L::MODIFIER);) {
+    std::string_view W = tokenText(uint32_t(Q++));
+    if (W == ".explicitcluster")
+      F->ExplicitCluster = true;
+    for (size_t K = 0; At(Q, L::INT); Q += At(Q + 1, L::COMMA) ? 2 : 1, ++K)
+      if (W == ".reqnctapercluster" && K < 3) {
+        bool Overflow;
+        F->ClusterDims[K] =
+            unsigned(std::min<uint64_t>(literalValue(tokenText(uint32_t(Q)), Overflow), 1u << 20));
+      }
   }
   S.ParsedIndex = 0;
   return true;
@@ -1532,17 +1657,21 @@ bool StatementParser::Impl::parseDeclaration(Statement &S) {
   return true;
 }
 
-bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
-  uint32_t Root = Tree->Root;
-  uint32_t Index = uint32_t(&S - M.Statements.data());
+Function *StatementParser::Impl::functionOf(const Statement &Header) {
+  uint32_t Index = uint32_t(&Header - M.Statements.data());
   // Functions are in source order: a binary search, not a scan (a scan made
   // a module of N functions cost O(N^2)).
   auto It = std::lower_bound(
       M.Functions.begin(), M.Functions.end(), Index,
       [](const Function &Fn, uint32_t I) { return Fn.HeaderStatement < I; });
-  if (It == M.Functions.end() || It->HeaderStatement != Index)
+  return It == M.Functions.end() || It->HeaderStatement != Index ? nullptr : &*It;
+}
+
+bool StatementParser::Impl::parseFunctionHeader(Statement &S) {
+  uint32_t Root = Tree->Root;
+  Function *F = functionOf(S);
+  if (!F)
     return false;
-  Function *F = &*It;
   F->IsEntry = child(Root, CstKind::Terminal, PtxStatementLexer::ENTRY) != ~0u;
   uint32_t Name = child(Root, CstKind::Terminal, PtxStatementLexer::IDENT);
   F->NameRange = range(Name);
@@ -1624,6 +1753,8 @@ bool StatementParser::parse(uint32_t Index) {
       return I->buildOrCopy(S);
     }
     if (R == EntryRule::Declaration && I->Direct && I->declareOrCopy(S))
+      return true;
+    if (R == EntryRule::Header && I->Direct && I->headerDirect(S))
       return true;
     if (I->nestedTooDeep() || !I->parseShape(Text, R))
       return false;

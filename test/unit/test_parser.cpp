@@ -273,21 +273,43 @@ size_t compareBuilders(const std::string &Text, const std::string &Name) {
   Direct.Instructions.reserve(Direct.Statements.size());
   ViaCst.Instructions.reserve(ViaCst.Statements.size());
   StatementParser DirectParser(Direct, DirectDiags), CstParser(ViaCst, CstDiags, false);
+  auto SameSymbols = [&](size_t Before) {
+    REQUIRE(Direct.Symbols.size() == ViaCst.Symbols.size());
+    for (size_t X = Before; X < Direct.Symbols.size(); ++X) {
+      const Symbol &A = Direct.Symbols[X], &B = ViaCst.Symbols[X];
+      CAPTURE(A.Name);
+      CHECK((A.Name == B.Name && A.Type == B.Type && A.ArraySize == B.ArraySize &&
+             A.Name.data() == B.Name.data() && A.Type.data() == B.Type.data() &&
+             A.Range.Begin == B.Range.Begin && A.Range.End == B.Range.End &&
+             A.Function == B.Function && A.RangeCount == B.RangeCount &&
+             A.Align == B.Align && A.Space == B.Space && A.VectorWidth == B.VectorWidth &&
+             A.IsArray == B.IsArray && A.Extern == B.Extern));
+    }
+  };
+  // The headers first, as the lint parses them before the instructions.
+  for (uint32_t K = 0; K < Direct.Statements.size(); ++K) {
+    if (Direct.Statements[K].Kind != StatementKind::FunctionHeader)
+      continue;
+    size_t Before = Direct.Symbols.size();
+    CHECK(DirectParser.parse(K) == CstParser.parse(K));
+    SameSymbols(Before);
+    REQUIRE(shown(DirectDiags.take()) == shown(CstDiags.take()));
+    REQUIRE(Direct.Statements[K].ParsedIndex == ViaCst.Statements[K].ParsedIndex);
+  }
+  REQUIRE(Direct.Functions.size() == ViaCst.Functions.size());
+  for (size_t F = 0; F < Direct.Functions.size(); ++F) {
+    const Function &A = Direct.Functions[F], &B = ViaCst.Functions[F];
+    CAPTURE(B.Name);
+    CHECK((A.Name == B.Name && A.IsEntry == B.IsEntry && A.IsPrototype == B.IsPrototype &&
+           A.NameRange.Begin == B.NameRange.Begin && A.NameRange.End == B.NameRange.End &&
+           A.ClusterDims[0] == B.ClusterDims[0] && A.ClusterDims[1] == B.ClusterDims[1] &&
+           A.ClusterDims[2] == B.ClusterDims[2] && A.ExplicitCluster == B.ExplicitCluster));
+  }
   for (uint32_t K : selectForParse(Direct)) {
     if (Direct.Statements[K].Kind == StatementKind::Declaration) {
       size_t Before = Direct.Symbols.size();
       CHECK(DirectParser.parse(K) == CstParser.parse(K));
-      REQUIRE(Direct.Symbols.size() == ViaCst.Symbols.size());
-      for (size_t X = Before; X < Direct.Symbols.size(); ++X) {
-        const Symbol &A = Direct.Symbols[X], &B = ViaCst.Symbols[X];
-        CAPTURE(A.Name);
-        CHECK((A.Name == B.Name && A.Type == B.Type && A.ArraySize == B.ArraySize &&
-               A.Name.data() == B.Name.data() && A.Type.data() == B.Type.data() &&
-               A.Range.Begin == B.Range.Begin && A.Range.End == B.Range.End &&
-               A.Function == B.Function && A.RangeCount == B.RangeCount &&
-               A.Align == B.Align && A.Space == B.Space && A.VectorWidth == B.VectorWidth &&
-               A.IsArray == B.IsArray && A.Extern == B.Extern));
-      }
+      SameSymbols(Before);
       REQUIRE(shown(DirectDiags.take()) == shown(CstDiags.take()));
       continue;
     }
@@ -335,8 +357,18 @@ TEST_CASE("the direct builder and the CST walk make the same instructions") {
                     "call.uni (retval0), f, (p0, p1); st.shared.u32 [a] 1; st.shared.u32 [a],;\n"
                     "call.uni f, (); call.uni (r), f, (p0, p1.x); call.uni (r), f, ((p0));\n"
                     "st.shared.u32 [a], (x); st.shared.u32 [a], (x)+1; st.shared.u32 [a], (x, y);\n"
-                    "bar.sync 0; ret; exit;\n}\n";
-  CHECK(compareBuilders(Src, "tricky.ptx") == 17); // the rest go the CST way
+                    "bar.sync 0; ret; exit;\n}\n" +
+                    // Headers: return parameters, arrays, ranges, vectors, attributes,
+                    // prototypes, and shapes only the CST way takes (or rejects).
+                    ".visible .func (.param .b32 r) f(.param .u64 .ptr .align 8 p[4][2], "
+                    ".reg .b32 x<2>, .param .v2 .f32 v)\n.reqnctapercluster 2, 99999999999, 3 "
+                    ".explicitcluster .maxntid 128, 1, 1\n{\nret;\n}\n"
+                    ".extern .func g(.param .b32 a);\n.weak .func (.reg .b32 q) h()\n{\nret;\n}\n"
+                    ".entry e2(.param .b32)\n{\nret;\n}\n.entry e3(.param .b32 a,)\n{\nret;\n}\n"
+                    ".entry e4(.param .b32 a) .reqnctapercluster\n{\nret;\n}\n"
+                    ".entry e5(.param .b32 a) .maxntid 1,\n{\nret;\n}\n"
+                    ".visible .entry e6 .maxnreg 32\n{\nret;\n}\n";
+  CHECK(compareBuilders(Src, "tricky.ptx") == 24); // the rest go the CST way
 
   // Statements of one text: from the third on, copies of the second's
   // instruction (its views and ranges moved); one that reported is built
