@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <type_traits>
 
 namespace ptxlint {
 namespace flow {
@@ -353,6 +354,59 @@ CalleeMap buildCalleeMap(const Module &M) {
   return Map;
 }
 
+struct FlowFunction::Spare {
+  std::vector<FlowInst> Insts;
+  std::vector<Block> Blocks;
+  std::vector<uint32_t> RoleInsts, TmemInsts, EventPool, DefStart, DefOf,
+      InstBlock;
+  std::vector<RoleTag> RoleTags;
+  std::vector<BaseInfo> Bases;
+  std::vector<Def> Defs;
+  std::vector<int32_t> SliceOf;
+  std::vector<SliceReg> Slice;
+
+  /// The most bytes a function's vectors may hold to be kept: a small
+  /// function's (async-dense's, of 209-706 lines, hold up to 42 KB), not a
+  /// large one's (CUTLASS 77's and FA3's hold 0.5 to 1.4 MB each).
+  static constexpr size_t MaxBytes = 128 << 10;
+
+  /// Calls F on each pair of like-named flat vectors of X and Y: every
+  /// vector of FlowFunction whose elements own nothing (a nested vector
+  /// would be freed by clear() anyway).
+  template <typename A, typename B, typename Fn>
+  static void pairs(A &X, B &Y, Fn F) {
+    F(X.Insts, Y.Insts);
+    F(X.Blocks, Y.Blocks);
+    F(X.RoleInsts, Y.RoleInsts);
+    F(X.TmemInsts, Y.TmemInsts);
+    F(X.EventPool, Y.EventPool);
+    F(X.DefStart, Y.DefStart);
+    F(X.DefOf, Y.DefOf);
+    F(X.InstBlock, Y.InstBlock);
+    F(X.RoleTags, Y.RoleTags);
+    F(X.Bases, Y.Bases);
+    F(X.Defs, Y.Defs);
+    F(X.SliceOf, Y.SliceOf);
+    F(X.Slice, Y.Slice);
+  }
+  /// Moves From's vectors into To's, emptied (capacity kept).
+  template <typename From, typename To>
+  static void moveAll(From &Src, To &Dst) {
+    pairs(Src, Dst, [](auto &S, auto &D) {
+      D = std::move(S);
+      D.clear();
+      S.clear(); // (a moved-from vector is valid but unspecified)
+    });
+  }
+  static size_t bytes(FlowFunction &FF) {
+    size_t N = 0;
+    pairs(FF, FF, [&N](auto &V, auto &) {
+      N += V.capacity() * sizeof(typename std::decay_t<decltype(V)>::value_type);
+    });
+    return N;
+  }
+};
+
 FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
                            uint32_t FunctionIndex, const CalleeMap *Callees,
                            ClassCache *Classes)
@@ -362,7 +416,19 @@ FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
     OwnCallees = buildCalleeMap(M);
     this->Callees = &OwnCallees;
   }
+  Spare::moveAll(spare(), *this);
   build();
+}
+
+FlowFunction::~FlowFunction() {
+  if (Spare::bytes(*this) <= Spare::MaxBytes)
+    Spare::moveAll(*this, spare());
+}
+
+FlowFunction::Spare &FlowFunction::spare() {
+  // Per thread: the -j N workers each analyse their own functions.
+  static thread_local Spare S;
+  return S;
 }
 
 int32_t FlowFunction::baseFor(std::string_view Name, bool IsRegister) const {
