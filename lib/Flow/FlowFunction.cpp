@@ -364,6 +364,7 @@ struct FlowFunction::Spare {
   std::vector<Def> Defs;
   std::vector<int32_t> SliceOf;
   std::vector<SliceReg> Slice;
+  std::vector<Opnd> FirstChunk; ///< of OpndPool (18 KB: 256 operands)
 
   /// The most bytes a function's vectors may hold to be kept: a small
   /// function's (async-dense's, of 209-706 lines, hold up to 42 KB), not a
@@ -417,12 +418,15 @@ FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
     this->Callees = &OwnCallees;
   }
   Spare::moveAll(spare(), *this);
+  Operands.adopt(std::move(spare().FirstChunk));
   build();
 }
 
 FlowFunction::~FlowFunction() {
-  if (Spare::bytes(*this) <= Spare::MaxBytes)
+  if (Spare::bytes(*this) <= Spare::MaxBytes) {
     Spare::moveAll(*this, spare());
+    spare().FirstChunk = Operands.takeFirst();
+  }
 }
 
 FlowFunction::Spare &FlowFunction::spare() {

@@ -643,7 +643,8 @@ public:
 
 private:
   /// The storage of the flat vectors (Insts, Blocks, the role lists, Bases,
-  /// EventPool, Defs, the slice, InstBlock), kept per thread from one
+  /// EventPool, Defs, the slice, InstBlock) and of the operand pool's first
+  /// chunk, kept per thread from one
   /// function to the next: taken (empty, with its capacity) by the
   /// constructor and given back by the destructor, so that a module of many
   /// small functions does not allocate (and touch) them afresh for each
@@ -730,6 +731,18 @@ private:
       if (Chunks.empty() || Chunks.back().capacity() - Chunks.back().size() < N)
         Chunks.emplace_back().reserve(std::max<size_t>(Chunks.empty() ? 256 : 1024, N));
       return Chunks.back();
+    }
+
+    /// The first chunk, to keep for the next function (empty if none).
+    std::vector<Opnd> takeFirst() {
+      return Chunks.empty() ? std::vector<Opnd>() : std::move(Chunks[0]);
+    }
+    /// Starts the pool with a kept chunk's storage (none if it has none).
+    void adopt(std::vector<Opnd> &&C) {
+      if (C.capacity() == 0)
+        return;
+      C.clear();
+      Chunks.push_back(std::move(C));
     }
 
   private:
