@@ -337,18 +337,15 @@ FastLexer::TokenView FastLexer::lexStatement(std::vector<Token> &Scratch, size_t
   Entry = NoEntry;
   // Whole statements while they repeat: a lookup costs a hash and, when it
   // misses, a copy into the memo; a hit saves the lexing, and the parser
-  // keeps its verdict and instruction by entry. It pays while the text
-  // found is half of the text looked up (async-dense code: 89 % of its
-  // statements are found, CUTLASS 77: 64 %), not at FA3's 50 % of short
-  // statements.
-  bool Whole = T.size() <= MaxMemoText && wholeMemoPays();
+  // keeps its verdict and instruction by entry. It pays while enough of
+  // the text is found (countLookup(); async-dense code: 89 % of its
+  // statements are found), not where few texts repeat (FA3).
+  bool Whole = T.size() <= MaxMemoText && lookUpWhole();
   size_t Hash = Whole ? wholeHash() : 0;
   if (Whole) {
-    ++WholeLookups;
-    LookedBytes += T.size();
     Entry = find(T, Hash);
+    countLookup(T.size(), Entry != NoEntry);
     if (Entry != NoEntry) {
-      HitBytes += T.size();
       P = T.size();
       return {Pool.data() + Memo[Entry].First, Memo[Entry].Count};
     }
