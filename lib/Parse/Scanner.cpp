@@ -779,8 +779,12 @@ inline bool ScannerImpl::fastStatement() {
                    _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('\t' - 1)),
                                  _mm_cmpgt_epi8(_mm_set1_epi8('\r' + 1), V)));
   unsigned NotSpace = ~unsigned(_mm_movemask_epi8(Space)) & 0xFFFF;
-  if (!NotSpace)
-    return false;
+  if (!NotSpace) {
+    // 16 blanks (the padding before a trailing comment): the next look
+    // goes on after them, not a byte loop of the general dispatch.
+    P += 16;
+    return true;
+  }
   const unsigned S = unsigned(__builtin_ctz(NotSpace));
   const uint32_t Start = P + S;
   P = Start;
