@@ -83,9 +83,20 @@ template <bool Brackets> struct SpecialTable {
           _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('}')), _mm_cmpeq_epi8(V, _mm_set1_epi8('\n')))));
 }
 
-/// The same as a bit mask (bit K for byte K).
+/// The bytes of V that SpecialTable<false> marks, and '*' and 0x02, as a
+/// bit mask (bit K for byte K), in fewer operations than specialBytes():
+/// ';' and '{' are the bytes B with B | 0x40 == '{', '"' and the line break
+/// those with B | 0x28 == '*' ('*' and 0x02 too: endsInWindows() hands a
+/// statement with one to unusualStatement(), as any stop it does not know).
+/// For the ';' search, which asks it of every 16 bytes of every statement.
 [[gnu::always_inline]] inline unsigned specialMask(__m128i V) {
-  return unsigned(_mm_movemask_epi8(specialBytes(V)));
+  const __m128i SemiBrace =
+      _mm_cmpeq_epi8(_mm_or_si128(V, _mm_set1_epi8(0x40)), _mm_set1_epi8('{'));
+  const __m128i QuoteNewline =
+      _mm_cmpeq_epi8(_mm_or_si128(V, _mm_set1_epi8(0x28)), _mm_set1_epi8('*'));
+  return unsigned(_mm_movemask_epi8(_mm_or_si128(
+      _mm_or_si128(SemiBrace, QuoteNewline),
+      _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8('/')), _mm_cmpeq_epi8(V, _mm_set1_epi8('}'))))));
 }
 #endif
 
