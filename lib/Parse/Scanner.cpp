@@ -406,7 +406,7 @@ private:
   /// and, for a mapped module, in memory.
   __attribute__((noinline)) void addParseCandidate(StatementKind K, uint32_t HeadB,
                                                    uint32_t HeadSize) {
-    if (headNeedsFullParse(K, T.substr(HeadB, HeadSize)))
+    if (headNeedsFullParse(K, T.substr(HeadB, HeadSize), T.data() + N))
       M.ParseCandidates.push_back(uint32_t(M.Statements.size() - 1));
   }
 
