@@ -25,6 +25,7 @@ public:
   void reset(std::string_view Text) {
     T = Text;
     P = 0;
+    Looked = false;
   }
 
   std::unique_ptr<antlr4::Token> nextToken() override;
@@ -65,6 +66,11 @@ public:
   /// same for every statement of the same text, below MaxMemo), or NoEntry:
   /// the caller may keep what it derives from the tokens by entry.
   TokenView lexStatement(std::vector<Token> &Scratch, size_t HeadSize, uint32_t &Entry);
+  /// lexStatement()'s first step alone: the whole-statement memo entry of
+  /// the text (after reset()), NoEntry if none, for a caller that needs no
+  /// tokens of a text it knows (the parser copies the instruction it built
+  /// from one). A lexStatement() that follows makes no second lookup.
+  uint32_t findStatement();
   /// Hashes Text, a statement's whole text to be lexed next, and starts
   /// loading its memo slot: lexStatement() on it then takes the hash from
   /// here and finds the slot in cache (on async-dense code the slot's load
@@ -151,6 +157,11 @@ private:
   };
   Ahead Hashed[2];
   unsigned NextHashed = 0;
+  /// What findStatement() found of T, since reset(): whether whole
+  /// statements are looked up, T's hash if so, and its entry.
+  bool Looked = false, Whole = false;
+  size_t WholeHash = 0;
+  uint32_t Found = NoEntry;
   /// The hash of the whole text T, from prefetch() if it hashed it.
   size_t wholeHash() const;
   /// Key's entry in Memo, or NoEntry.
