@@ -666,7 +666,9 @@ void FlowFunction::forgetRegisters() {
 void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
   uint32_t K = uint32_t(Insts.size() - 1);
   RoleInsts.push_back(K);
-  RoleTags.emplace_back(Kd, Insts[K].Op.MbarOp >= 0);
+  const AsyncOp &Op = Insts[K].Op;
+  RoleTags.emplace_back(Kd, Op.MbarOp >= 0);
+  ClusterOps += Op.Multicast | Op.CtaGroup2;
   if (Kd == OpKind::Branch)
     Lists.BranchScope.push_back({K, Scope});
   if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||

@@ -543,6 +543,9 @@ public:
     bool Mbar;
   };
   std::vector<RoleTag> RoleTags;
+  /// The role instructions with .multicast::cluster or .cta_group::2: what
+  /// the cluster rule checks (ClusterRule.cpp), in few kernels.
+  unsigned ClusterOps = 0;
   /// Indices of the tcgen05.* instructions (heads that start "tcgen05."),
   /// in order: the tensor-memory rule's reads and writes, most of them of
   /// no role, found without reading every instruction's head again.
