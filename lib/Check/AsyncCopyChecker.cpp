@@ -187,12 +187,14 @@ public:
 
   void runBatch(LintContext &Ctx, const StatementBatch &B) override {
     // The batch's instructions are all parsed ones, in statement order
-    // (a CUTLASS module has 14 statements per parsed instruction).
+    // (a CUTLASS module has 14 statements per parsed instruction). Most of
+    // async-dense's are of a text that checks nothing (bra, st.shared,
+    // mbarrier.try_wait, fence.proxy.async, ...: 61 %): its bit is all
+    // that is read of them.
     FunctionCursor Functions(Ctx.M, B.FirstFunction);
-    for (const Instruction &I : Ctx.M.Instructions) {
-      const Statement &S = Ctx.M.Statements[I.StatementIndex];
-      checkInstruction(Ctx, I, Functions.at(I.StatementIndex), S.head(Ctx.M.Text));
-    }
+    for (const Instruction &I : Ctx.M.Instructions)
+      if (I.TextId >= Idle.size() || !Idle[I.TextId])
+        checkInstruction(Ctx, I, Functions.at(I.StatementIndex));
   }
 
 private:
@@ -221,8 +223,18 @@ private:
     }
   };
 
-  void checkInstruction(LintContext &Ctx, const Instruction &I,
-                        int32_t Function, std::string_view Head) {
+  /// Marks I's text as one whose check does nothing, in any function: what
+  /// decides that is its opcode and modifiers, the same for each
+  /// instruction of the text.
+  void idle(const Instruction &I) {
+    if (!I.TextId)
+      return;
+    if (I.TextId >= Idle.size())
+      Idle.resize(std::max<size_t>(I.TextId + 1, 2 * Idle.size()));
+    Idle[I.TextId] = true;
+  }
+
+  void checkInstruction(LintContext &Ctx, const Instruction &I, int32_t Function) {
     // Instructions of one text (the parser's TextId) have one head: its
     // entry is found once (async-dense code repeats whole statements).
     HeadEntry **Known = nullptr;
@@ -230,18 +242,16 @@ private:
       if (I.TextId >= ByText.size())
         ByText.resize(I.TextId + 1, nullptr);
       Known = &ByText[I.TextId];
-      if (*Known == &NotInTables)
-        return;
     }
     bool Cacheable = Known && *Known;
     HeadEntry Uncached;
     HeadEntry *E = Cacheable ? *Known : &Uncached;
     if (!Cacheable) {
       if (!spec::hasOpcode(I.Opcode)) {
-        if (Known)
-          *Known = &NotInTables;
+        idle(I);
         return; // parsed for the flow rules only (ld.shared, bra, ...)
       }
+      std::string_view Head = Ctx.M.Statements[I.StatementIndex].head(Ctx.M.Text);
       // A module repeats a few dozen heads thousands of times. A head is
       // the opcode and the modifiers as written, so it determines the table
       // entry; and the qualifier and target checks read the head alone (its
@@ -266,10 +276,14 @@ private:
     if (!E->Spec) {
       if (I.Opcode == "cp") // every cp.* instruction is in the tables
         reportUnknown(Ctx, I);
+      else
+        idle(I);
       return;
     }
-    if (E->Spec->ClassifyOnly)
+    if (E->Spec->ClassifyOnly) {
+      idle(I);
       return;
+    }
     // The head checked clean: only the operands are checked, and an
     // instruction of a text checked clean before is clean again where its
     // names find what that one's found.
@@ -325,10 +339,12 @@ private:
   CheckBuffers Buffers;
   /// Head text (into the module) -> what is known of it.
   std::unordered_map<std::string_view, HeadEntry, TextHash> Entries;
-  /// Instruction::TextId -> its head's entry in Entries, NotInTables, or
-  /// null (not seen yet, or its words are apart: no entry by head text).
+  /// Instruction::TextId -> its head's entry in Entries, or null (not seen
+  /// yet, or its words are apart: no entry by head text).
   std::vector<HeadEntry *> ByText;
-  HeadEntry NotInTables;
+  /// By Instruction::TextId: whether the text's check does nothing (see
+  /// idle()). A bit each: runBatch() reads it for every instruction.
+  std::vector<bool> Idle;
 
   /// By Instruction::TextId: the names an operand check of the text looked
   /// up, and whether it reported nothing (async-dense code repeats its

@@ -332,30 +332,34 @@ bool FastLexer::remember(std::string_view Key, size_t Hash,
   return true;
 }
 
-FastLexer::TokenView FastLexer::lexStatement(std::vector<Token> &Scratch, size_t HeadSize,
-                                             uint32_t &Entry) {
-  Entry = NoEntry;
+uint32_t FastLexer::findStatement() {
   // Whole statements while they repeat: a lookup costs a hash and, when it
   // misses, a copy into the memo; a hit saves the lexing, and the parser
-  // keeps its verdict and instruction by entry. It pays while the text
-  // found is half of the text looked up (async-dense code: 89 % of its
-  // statements are found, CUTLASS 77: 64 %), not at FA3's 50 % of short
-  // statements.
-  bool Whole = T.size() <= MaxMemoText && wholeMemoPays();
-  size_t Hash = Whole ? wholeHash() : 0;
+  // keeps its verdict and instruction by entry. It pays while enough of
+  // the text is found (countLookup(); async-dense code: 89 % of its
+  // statements are found), not where few texts repeat (FA3).
+  Looked = true;
+  Whole = T.size() <= MaxMemoText && lookUpWhole();
+  WholeHash = Whole ? wholeHash() : 0;
+  Found = NoEntry;
   if (Whole) {
-    ++WholeLookups;
-    LookedBytes += T.size();
-    Entry = find(T, Hash);
-    if (Entry != NoEntry) {
-      HitBytes += T.size();
-      P = T.size();
-      return {Pool.data() + Memo[Entry].First, Memo[Entry].Count};
-    }
+    Found = find(T, WholeHash);
+    countLookup(T.size(), Found != NoEntry);
+  }
+  return Found;
+}
+
+FastLexer::TokenView FastLexer::lexStatement(std::vector<Token> &Scratch, size_t HeadSize,
+                                             uint32_t &Entry) {
+  Entry = Looked ? Found : findStatement();
+  Looked = false; // (a text remembered below is found by the next lookup)
+  if (Entry != NoEntry) {
+    P = T.size();
+    return {Pool.data() + Memo[Entry].First, Memo[Entry].Count};
   }
   Scratch.clear();
   lexWithHead(Scratch, HeadSize);
-  if (Whole && remember(T, Hash, Scratch, 0))
+  if (Whole && remember(T, WholeHash, Scratch, 0))
     Entry = uint32_t(Memo.size() - 1);
   return {Scratch.data(), Scratch.size()};
 }
