@@ -42,15 +42,20 @@ struct StatementBatch {
 };
 
 /// A lint pass. lint() streams a module: it scans it and parses its
-/// directives, declarations and function headers (so Module::Symbols,
-/// Functions and Directives are complete), calls runModule once, then parses
-/// the instructions of one batch of functions at a time, calls runBatch on
-/// each, and drops them: memory holds one batch's instructions, not the
-/// module's. A pass that needs only module-level facts overrides runModule;
-/// one that looks at instructions overrides runBatch and must not keep
-/// pointers into Module::Instructions past the call. Diagnostics come out in
-/// the order of a whole-module run: the parser's in statement order, then each
-/// pass's, passes in the order of lib/Lint/PassRegistry.cpp.
+/// directives, declarations and function headers as the scan passes them;
+/// as soon as the scan has passed a batch of functions, it parses the
+/// batch's instructions, calls runBatch on it, and drops them: memory holds
+/// one batch's instructions, not the module's, and the batch's text is read
+/// while in memory. runModule is called once, before the first batch. So a
+/// pass sees the module up to the end of the batch, no further: it must
+/// read module-level facts beyond its batch only through LintContext::Symbols
+/// (which logs what a later declaration could change, and lint() lints again
+/// where one did), and must not keep pointers into Module::Instructions or
+/// Module::Symbols past the call. A pass that needs only module-level facts
+/// overrides runModule; one that looks at instructions overrides runBatch.
+/// Diagnostics come out in the order of a whole-module run: the parser's in
+/// statement order, then each pass's, passes in the order of
+/// lib/Lint/PassRegistry.cpp.
 class LintPass {
 public:
   virtual ~LintPass() = default;

@@ -38,6 +38,9 @@ struct LintOptions {
   std::optional<uint64_t> TensorBoxBytes;
   /// Stop storing diagnostics after this many (0: no limit).
   size_t MaxDiagnostics = 0;
+  /// Lint each batch of functions as soon as the scan has passed it (see
+  /// lint()); false: only after the whole scan. The output is the same.
+  bool Streaming = true;
   /// Threads for the per-function flow analysis of one module (0: one per
   /// core). Diagnostics come out in the same order whatever the count.
   unsigned Threads = 1;
@@ -57,6 +60,9 @@ struct LintResult {
   unsigned Warnings = 0;
   size_t Statements = 0;       ///< statements scanned
   size_t ParsedStatements = 0; ///< statements handed to the ANTLR parser
+  /// A batch linted behind the scan may have missed a declaration further
+  /// down: the module was linted again after the whole scan (Streaming).
+  bool Relinted = false;
 };
 
 /// Lints one buffer. Diagnostics refer to byte offsets in Buffer.

@@ -6,8 +6,10 @@
 
 #include <bitset>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxlint {
@@ -19,6 +21,12 @@ namespace ptxlint {
 /// One small open-addressing table per scope, all in one array: a lookup
 /// touches only its function's few slots, so a module of a million symbols
 /// (50,000 kernels) stays in cache where one big hash table did not.
+///
+/// The table can grow as the scan declares (extend()), so that a batch of
+/// functions is linted while its text is still in memory. A lookup made then
+/// may miss a module-scope name declared further down; the table can log
+/// what such a later declaration could have changed (logLookups()), and
+/// say at the end whether one did (laterDeclarationsChangedNothing()).
 class SymbolTable {
 public:
   /// What the table reads of the declarations' text, copied. The lint
@@ -37,7 +45,29 @@ public:
   explicit SymbolTable(const Module &M);
   /// D: what append() copied of every symbol of M.
   SymbolTable(const Module &M, const Declared &D);
+  /// Empty, for extend() to fill.
+  struct Empty {};
+  SymbolTable(const Module &M, Empty);
+  ~SymbolTable();
+  /// Adds the symbols and functions M gained since the last call (all, at
+  /// the first); D: what append() copied of every symbol of M. A function
+  /// already added must have all its declarations then (it is closed).
+  void extend(const Declared &D);
+
+  /// From now on, note each lookup a later declaration could answer
+  /// otherwise: a module-scope miss, a function without a body so far.
+  void logLookups();
+  /// Whether nothing declared since logLookups() could have changed a
+  /// lookup made since (true when not logging). Exact where it says true;
+  /// it may say false for a change that made no difference.
+  bool laterDeclarationsChangedNothing() const;
+
   const Symbol *lookup(std::string_view Name, int32_t Function) const;
+  /// Whether a function of this name has a body in the module (a call to
+  /// one without, an external function, does none of the module's work).
+  /// While logging, a function declared without .extern and not defined
+  /// yet is taken to have one to come (logged, and checked at the end).
+  bool definesBody(std::string_view Function) const;
 
   /// A number for Function's scope as names that start with '%' see it:
   /// such a name finds the same facts in every function of one number
@@ -63,6 +93,9 @@ public:
     };
     Entry Entries[4];
     unsigned Next = 0;
+    /// The table's extend() count when the entries were made: the symbols
+    /// they point at may have moved since.
+    unsigned Generation = 0;
   };
   /// lookup(), the prefix of a register found in Memo where it was looked
   /// up before (its search was most of a lookup: most names a pass looks up
@@ -88,6 +121,16 @@ private:
   /// Whether Function's scope (-1: the module's) may hold a name ending in
   /// a digit of DigitNames bit Bit.
   bool mayHoldDigitName(int32_t Function, uint64_t Bit) const;
+  /// Notes a lookup of Name that found no module-scope symbol (logging).
+  void noteMiss(std::string_view Name) const;
+  struct Log;
+  /// Inserts symbol K in its scope's slots.
+  void insert(uint32_t K, std::string_view Name);
+  /// Moves scope X to new slots for Count symbols, its own reinserted.
+  void regrow(size_t X, uint32_t Count);
+  std::string_view nameOf(uint32_t K) const {
+    return std::string_view(Names->data() + NameAt[K], M.Symbols[K].Name.size());
+  }
   const Module &M;
   struct Scope {
     uint32_t Offset = 0; ///< first slot
@@ -99,12 +142,29 @@ private:
     uint64_t DigitNames = 0;
     /// The scope's symbols lie in M.Symbols[FirstSymbol, EndSymbol) (with
     /// others' between them where its declarations are apart).
-    uint32_t FirstSymbol = 0, EndSymbol = 0;
+    uint32_t FirstSymbol = UINT32_MAX, EndSymbol = 0;
+    uint32_t Count = 0; ///< symbols in the slots
   };
   std::vector<Scope> Scopes;   ///< index: Function + 1 (0: module scope)
   std::vector<uint32_t> Slots; ///< symbol index + 1; 0: empty
   std::vector<uint32_t> PercentScopes; ///< by function: percentScope()
   std::bitset<256> RegStarts;
+  // What extend() keeps from one call to the next.
+  const std::string *Names = nullptr; ///< Declared::Names, during extend()
+  std::vector<uint32_t> NameAt;       ///< by symbol: where its name is in Names
+  std::unordered_map<std::string, uint32_t> PercentNumbers; ///< key: number
+  struct Callee {
+    bool HasBody = false;
+    /// Declared without .extern: its body is to come (a debug module
+    /// declares a function before its callers and defines it after them).
+    bool BodyExpected = false;
+  };
+  std::unordered_map<std::string_view, Callee> Callees; ///< by function name
+  std::vector<uint32_t> NewCount; ///< by scope, within extend(); zero outside
+  uint32_t Built = 0;             ///< symbols added
+  uint32_t BuiltFunctions = 0;    ///< functions added
+  unsigned Generation = 0;        ///< extend() calls
+  std::unique_ptr<Log> Logged;    ///< while logging
 };
 
 } // namespace ptxlint

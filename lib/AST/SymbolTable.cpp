@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -63,6 +64,15 @@ const Symbol *inRange(const Symbol *S, std::string_view Name, size_t E) {
   if (Name.size() - E > 1 && Name[E] == '0')
     return nullptr;
   return N < S->RangeCount ? S : nullptr;
+}
+
+/// Whether F's header declares it .extern (no body in this module).
+bool declaredExtern(const Module &M, const Function &F) {
+  if (!F.IsPrototype || F.HeaderStatement >= M.Statements.size())
+    return false;
+  std::string_view Header = M.Statements[F.HeaderStatement].text(M.Text);
+  size_t Func = Header.find(".func");
+  return Header.substr(0, Func).find(".extern") != std::string_view::npos;
 }
 
 /// Names of equal size: the last byte first (names of one scope share
@@ -131,65 +141,185 @@ void SymbolTable::Declared::append(const Module &M, size_t From) {
   }
 }
 
-SymbolTable::SymbolTable(const Module &M, const Declared &D) : M(M) {
-  std::string_view Names = D.Names;
-  // Functions of the same '%' declarations share a number (from 1).
-  PercentScopes.resize(M.Functions.size());
-  std::unordered_map<std::string_view, uint32_t> Numbers;
-  for (size_t F = 0; F < PercentScopes.size(); ++F) {
-    std::string_view Key = F < D.PercentNames.size() ? D.PercentNames[F] : std::string_view();
-    PercentScopes[F] = Numbers.try_emplace(Key, uint32_t(Numbers.size() + 1)).first->second;
-  }
+/// What a later declaration could change of the lookups made while logging
+/// (SymbolTable::logLookups()).
+struct SymbolTable::Log {
+  std::mutex Lock; // the flow pass's threads look up at once
+  std::vector<uint32_t> Misses;    ///< hashes of names no module symbol matched
+  std::vector<uint32_t> NoBodies;  ///< hashes of names asked of no function
+  /// What definesBody() answered for a function declared, not yet defined.
+  std::unordered_map<std::string_view, bool> Answers;
+  uint32_t FirstSymbol = 0;        ///< the first symbol declared since
+  uint32_t FirstFunction = 0;      ///< the first function added since
+  /// A function's scope grew after it was added (malformed nesting), or a
+  /// module-scope name starting with '%' or of the .reg space was declared:
+  /// lookups skip the module scope for those without a trace.
+  bool Unlogged = false;
+};
 
-  Scopes.resize(M.Functions.size() + 1);
-  auto ScopeOf = [&](const Symbol &S) -> Scope * {
-    size_t X = size_t(int64_t(S.Function) + 1);
-    return X < Scopes.size() ? &Scopes[X] : nullptr;
-  };
-  std::vector<uint32_t> Count(Scopes.size(), 0);
-  for (const Symbol &S : M.Symbols)
-    if (ScopeOf(S))
-      ++Count[size_t(ScopeOf(S) - Scopes.data())];
-  uint32_t Offset = 0;
-  for (size_t X = 0; X < Scopes.size(); ++X) {
-    if (!Count[X])
-      continue;
-    uint32_t Slots = 4;
-    while (Slots < 2 * Count[X])
-      Slots *= 2;
-    Scopes[X] = {Offset, Slots - 1, Slots, 0, UINT32_MAX, 0};
-    Offset += Slots;
+SymbolTable::SymbolTable(const Module &M, const Declared &D) : M(M) { extend(D); }
+
+SymbolTable::SymbolTable(const Module &M, Empty) : M(M) {}
+
+SymbolTable::~SymbolTable() = default;
+
+void SymbolTable::extend(const Declared &D) {
+  ++Generation;
+  Names = &D.Names;
+  const uint32_t NS = uint32_t(M.Symbols.size()), NF = uint32_t(M.Functions.size());
+  // Functions of the same '%' declarations share a number (from 1).
+  for (uint32_t F = uint32_t(PercentScopes.size()); F < NF; ++F) {
+    const std::string &Key = F < D.PercentNames.size() ? D.PercentNames[F] : std::string();
+    PercentScopes.push_back(
+        PercentNumbers.try_emplace(Key, uint32_t(PercentNumbers.size() + 1)).first->second);
   }
-  Slots.assign(Offset, 0);
-  // Where each symbol's name begins in Names (a symbol's view gives its
+  for (uint32_t F = BuiltFunctions; F < NF; ++F) {
+    const Function &Fn = M.Functions[F];
+    Callee &C = Callees[Fn.Name];
+    C.HasBody = C.HasBody || !Fn.IsPrototype;
+    C.BodyExpected = C.BodyExpected || !declaredExtern(M, Fn);
+  }
+  Scopes.resize(NF + 1);
+  NewCount.resize(NF + 1);
+  auto ScopeOf = [&](const Symbol &S) -> size_t {
+    size_t X = size_t(int64_t(S.Function) + 1);
+    return X < Scopes.size() ? X : SIZE_MAX;
+  };
+  // Where each new symbol's name begins in Names (a symbol's view gives its
   // size without reading the text).
-  std::vector<uint32_t> NameAt(M.Symbols.size());
-  for (uint32_t K = 0, At = 0; K < M.Symbols.size(); At += uint32_t(M.Symbols[K++].Name.size()))
+  NameAt.resize(NS);
+  for (uint32_t K = Built, At = Built ? NameAt[Built - 1] + uint32_t(M.Symbols[Built - 1].Name.size()) : 0;
+       K < NS; At += uint32_t(M.Symbols[K++].Name.size()))
     NameAt[K] = At;
-  auto NameOf = [&](uint32_t K) { return Names.substr(NameAt[K], M.Symbols[K].Name.size()); };
-  for (uint32_t K = 0; K < M.Symbols.size(); ++K) {
+  // Room for the new symbols: a scope's slots are at least twice its
+  // symbols; one that would fill more moves to new slots at the end.
+  std::vector<size_t> Touched;
+  for (uint32_t K = Built; K < NS; ++K) {
+    size_t X = ScopeOf(M.Symbols[K]);
+    if (X == SIZE_MAX)
+      continue;
+    if (!NewCount[X]++)
+      Touched.push_back(X);
+  }
+  for (size_t X : Touched) {
+    Scope &Sc = Scopes[X];
+    uint32_t Count = Sc.Count + NewCount[X];
+    NewCount[X] = 0;
+    if (Logged && X > 0 && X - 1 < BuiltFunctions)
+      Logged->Unlogged = true; // a function's scope, complete when added, grew
+    if (2 * Count > Sc.Size)
+      regrow(X, Count);
+  }
+  for (uint32_t K = Built; K < NS; ++K) {
     const Symbol &S = M.Symbols[K];
-    std::string_view Name = NameOf(K);
+    std::string_view Name = nameOf(K);
     if (S.Space == StateSpace::Reg && !Name.empty())
       RegStarts.set(uint8_t(Name[0]));
-    Scope *Sc = ScopeOf(S);
-    if (!Sc)
-      continue;
-    Sc->FirstSymbol = std::min(Sc->FirstSymbol, K);
-    Sc->EndSymbol = K + 1;
-    uint32_t H = hash(Name);
-    if (!Name.empty() && isDigit(Name.back()))
-      Sc->DigitNames |= digitNameBit(Name);
-    for (uint32_t P = H & Sc->Mask;; P = (P + 1) & Sc->Mask) {
-      uint32_t &Slot = Slots[Sc->Offset + P];
-      if (!Slot) {
-        Slot = K + 1;
-        break;
-      }
-      if (NameOf(Slot - 1) == Name)
-        break; // first declaration wins
-    }
+    if (Logged && S.Function < 0 &&
+        (S.Space == StateSpace::Reg || (!Name.empty() && Name[0] == '%')))
+      Logged->Unlogged = true; // see Log::Unlogged
+    if (ScopeOf(S) != SIZE_MAX)
+      insert(K, Name);
   }
+  Built = NS;
+  BuiltFunctions = NF;
+  Names = nullptr;
+}
+
+void SymbolTable::regrow(size_t X, uint32_t Count) {
+  Scope &Sc = Scopes[X];
+  uint32_t Size = 4;
+  while (Size < 2 * Count)
+    Size *= 2;
+  uint32_t Old = Sc.Count, First = Sc.FirstSymbol, End = Sc.EndSymbol;
+  Sc.Offset = uint32_t(Slots.size());
+  Sc.Mask = Size - 1;
+  Sc.Size = Size;
+  Sc.Count = 0;
+  Sc.FirstSymbol = UINT32_MAX;
+  Sc.EndSymbol = 0;
+  Slots.resize(Slots.size() + Size, 0);
+  // Its own symbols again, in order (the first declaration of a name wins);
+  // the old slots are left unused.
+  for (uint32_t K = First; Old && K < End && K < Built; ++K)
+    if (size_t(int64_t(M.Symbols[K].Function) + 1) == X)
+      insert(K, nameOf(K));
+}
+
+void SymbolTable::insert(uint32_t K, std::string_view Name) {
+  Scope &Sc = Scopes[size_t(int64_t(M.Symbols[K].Function) + 1)];
+  Sc.FirstSymbol = std::min(Sc.FirstSymbol, K);
+  Sc.EndSymbol = K + 1;
+  ++Sc.Count;
+  if (!Name.empty() && isDigit(Name.back()))
+    Sc.DigitNames |= digitNameBit(Name);
+  for (uint32_t P = hash(Name) & Sc.Mask;; P = (P + 1) & Sc.Mask) {
+    uint32_t &Slot = Slots[Sc.Offset + P];
+    if (!Slot) {
+      Slot = K + 1;
+      break;
+    }
+    if (nameOf(Slot - 1) == Name)
+      break; // first declaration wins
+  }
+}
+
+void SymbolTable::logLookups() {
+  Logged = std::make_unique<Log>();
+  Logged->FirstSymbol = Built;
+  Logged->FirstFunction = BuiltFunctions;
+}
+
+void SymbolTable::noteMiss(std::string_view Name) const {
+  // Registers ('%') are never looked for in the module scope by a later
+  // declaration's effect: such a declaration sets Unlogged.
+  if (Name.empty() || Name[0] == '%')
+    return;
+  uint32_t H = hash(Name);
+  std::lock_guard<std::mutex> G(Logged->Lock);
+  if (Logged->Misses.empty() || Logged->Misses.back() != H)
+    Logged->Misses.push_back(H);
+}
+
+bool SymbolTable::laterDeclarationsChangedNothing() const {
+  if (!Logged)
+    return true;
+  const Log &L = *Logged;
+  if (L.Unlogged)
+    return false;
+  auto Sorted = [](std::vector<uint32_t> V) {
+    std::sort(V.begin(), V.end());
+    return V;
+  };
+  std::vector<uint32_t> Misses = Sorted(L.Misses), NoBodies = Sorted(L.NoBodies);
+  auto In = [](const std::vector<uint32_t> &V, std::string_view Name) {
+    return std::binary_search(V.begin(), V.end(), hash(Name));
+  };
+  for (uint32_t K = L.FirstSymbol; K < Built; ++K)
+    if (M.Symbols[K].Function < 0 && In(Misses, M.Symbols[K].Name))
+      return false;
+  for (uint32_t F = L.FirstFunction; F < BuiltFunctions; ++F)
+    if (In(NoBodies, M.Functions[F].Name))
+      return false;
+  for (const auto &[Name, Answer] : L.Answers)
+    if (Callees.at(Name).HasBody != Answer)
+      return false;
+  return true;
+}
+
+bool SymbolTable::definesBody(std::string_view Function) const {
+  auto It = Callees.find(Function);
+  if (It != Callees.end() && (It->second.HasBody || !Logged))
+    return It->second.HasBody;
+  if (!Logged)
+    return false;
+  std::lock_guard<std::mutex> G(Logged->Lock);
+  if (It == Callees.end()) {
+    Logged->NoBodies.push_back(hash(Function));
+    return false;
+  }
+  Logged->Answers[It->first] = It->second.BodyExpected;
+  return It->second.BodyExpected;
 }
 
 void SymbolTable::warm(int32_t Function) const {
@@ -235,7 +365,10 @@ SymbolTable::lookupExact(std::string_view Name, uint32_t Hash, int32_t Function,
                          bool DigitEnded) const {
   if (const Symbol *S = find(Name, Hash, Function, DigitEnded))
     return S;
-  return Function >= 0 ? find(Name, Hash, -1, DigitEnded) : nullptr;
+  const Symbol *S = Function >= 0 ? find(Name, Hash, -1, DigitEnded) : nullptr;
+  if (!S && Logged)
+    noteMiss(Name);
+  return S;
 }
 
 const Symbol *SymbolTable::lookup(std::string_view Name, int32_t Function) const {
@@ -271,6 +404,12 @@ const Symbol *SymbolTable::lookup(std::string_view Name, int32_t Function,
   if (E == Name.size() || E == 0 || E > sizeof(PrefixMemo::Entry::Text) ||
       mayHoldDigitName(Function, Bit) || (Function >= 0 && mayHoldDigitName(-1, Bit)))
     return lookup(Name, Function);
+  if (Logged)
+    noteMiss(Name); // the module scope has no name of its digit bit
+  if (Memo.Generation != Generation) { // its symbols may have moved
+    Memo = PrefixMemo();
+    Memo.Generation = Generation;
+  }
   for (const PrefixMemo::Entry &X : Memo.Entries)
     if (X.Size == E && X.Function == Function &&
         std::equal(X.Text, X.Text + E, Name.data())) // a few bytes: no call

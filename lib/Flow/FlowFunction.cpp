@@ -345,15 +345,6 @@ const AsyncOp &ClassCache::insert(std::string_view Head, uint32_t Operands,
 
 // --- construction -------------------------------------------------------------
 
-CalleeMap buildCalleeMap(const Module &M) {
-  CalleeMap Map;
-  for (const Function &G : M.Functions) {
-    bool &HasBody = Map[G.Name];
-    HasBody = HasBody || !G.IsPrototype;
-  }
-  return Map;
-}
-
 struct FlowFunction::Spare {
   std::vector<FlowInst> Insts;
   std::vector<Block> Blocks;
@@ -409,14 +400,9 @@ struct FlowFunction::Spare {
 };
 
 FlowFunction::FlowFunction(const Module &M, const SymbolTable &ST,
-                           uint32_t FunctionIndex, const CalleeMap *Callees,
-                           ClassCache *Classes)
+                           uint32_t FunctionIndex, ClassCache *Classes)
     : M(M), ST(ST), F(M.Functions[FunctionIndex]), FIndex(FunctionIndex),
-      Classes(Classes ? Classes : &OwnClasses), Callees(Callees) {
-  if (!this->Callees) {
-    OwnCallees = buildCalleeMap(M);
-    this->Callees = &OwnCallees;
-  }
+      Classes(Classes ? Classes : &OwnClasses) {
   Spare::moveAll(spare(), *this);
   Operands.adopt(std::move(spare().FirstChunk));
   build();
@@ -1720,9 +1706,8 @@ bool FlowFunction::callHasEffects(const FlowInst &I) const {
       return true; // indirect call
     if (O.K != Opnd::Sym)
       continue;
-    auto It = Callees->find(O.Name);
     // An external function (no body here) does no async work of ours.
-    return It != Callees->end() && It->second;
+    return ST.definesBody(O.Name);
   }
   return true;
 }

@@ -504,17 +504,12 @@ private:
   size_t Count = 0;
 };
 
-/// Functions of a module by name: true when defined with a body here.
-using CalleeMap = std::unordered_map<std::string_view, bool>;
-CalleeMap buildCalleeMap(const Module &M);
-
 class FlowFunction {
 public:
-  /// Callees: from buildCalleeMap(M); when null, it is built here (tests).
   /// Classes: shared by the functions one thread analyses; when null, the
   /// function keeps its own.
   FlowFunction(const Module &M, const SymbolTable &ST, uint32_t FunctionIndex,
-               const CalleeMap *Callees = nullptr, ClassCache *Classes = nullptr);
+               ClassCache *Classes = nullptr);
 
   /// Gives a small function's vectors' storage back to the thread's Spare.
   ~FlowFunction();
@@ -770,8 +765,6 @@ private:
   /// isRegName() for the operand decoder.
   RegNameTest regNameTest() const;
   mutable NameTable RegNameMemo;
-  CalleeMap OwnCallees;
-  const CalleeMap *Callees = nullptr;
   // Register values are computed on demand (demand()), hence mutable.
   struct Def {
     uint32_t Inst;

@@ -186,9 +186,8 @@ bool hasNeeded(const FlowFunction &FF, const FlowRuleEntry &R) {
 }
 
 /// Decodes function K and runs the flow rules that can report in it.
-void analyse(LintContext &Ctx, uint32_t K, const CalleeMap &Callees,
-             ClassCache &Classes) {
-  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Callees, &Classes);
+void analyse(LintContext &Ctx, uint32_t K, ClassCache &Classes) {
+  FlowFunction FF(Ctx.M, Ctx.Symbols, K, &Classes);
   FlowRuleContext C(Ctx, FF);
   for (const FlowRuleEntry &R : flowRules())
     if ((!R.NeedsCfg || FF.Analyzable) && hasNeeded(FF, R))
@@ -207,8 +206,6 @@ public:
     }
     if (Work.empty())
       return;
-    if (!Callees)
-      Callees = buildCalleeMap(Ctx.M);
     unsigned Threads =
         unsigned(std::min<size_t>(Ctx.Options.threadCount(), Work.size()));
     if (Threads <= 1) {
@@ -219,7 +216,7 @@ public:
       for (size_t X = 0; X < Work.size(); ++X) {
         if (X + 1 < Work.size())
           Ctx.Symbols.warm(int32_t(Work[X + 1]));
-        analyse(Ctx, Work[X], *Callees, Classes);
+        analyse(Ctx, Work[X], Classes);
       }
       return;
     }
@@ -236,7 +233,7 @@ public:
       for (size_t X; (X = Next.fetch_add(1)) < Work.size();) {
         LintContext Local{Ctx.Buffer, Ctx.M,        Ctx.Symbols,
                           Ctx.Options, Ctx.Settings, Found[X]};
-        analyse(Local, Work[X], *Callees, Cache);
+        analyse(Local, Work[X], Cache);
       }
     };
     std::vector<std::thread> Pool;
@@ -251,7 +248,6 @@ public:
   }
 
 private:
-  std::optional<CalleeMap> Callees; ///< built at the first function analysed
   ClassCache Classes; ///< of the module's heads, when one thread analyses
 };
 

@@ -120,31 +120,70 @@ constexpr uint32_t BatchStatements = 4096;
 /// threads have a function each. Module-scope statements go with the
 /// functions around them. A batch closes only where no function of it
 /// reaches further, so every function's statements lie in its batch also in
-/// malformed nesting.
-std::vector<StatementBatch> batchesOf(const Module &M, unsigned MinBodies) {
-  std::vector<StatementBatch> Out;
+/// malformed nesting. Fed the functions as the scan closes them (take()),
+/// it closes the batches a whole module's split would.
+class BatchSplitter {
+public:
+  BatchSplitter(const Module &M, unsigned MinBodies) : M(M), MinBodies(MinBodies) {}
+  /// Calls Run(B) for each batch the functions so far close. Between
+  /// calls, every function of M is closed and every statement scanned is
+  /// final (ScanLimits::Passed): a function still to come has its header
+  /// at or after M.Statements.size(), past every closed function's reach.
+  /// Last: the scan is over; the rest of the module is the last batch.
+  template <typename Fn> void take(bool Last, Fn Run) {
+    const uint32_t NF = uint32_t(M.Functions.size());
+    for (; Next < NF; ++Next) {
+      const Function &F = M.Functions[Next];
+      Reach = std::max({Reach, F.EndStatement, F.HeaderStatement + 1});
+      Bodies += !F.IsPrototype;
+      bool NextInside = Next + 1 < NF && M.Functions[Next + 1].HeaderStatement < Reach;
+      if (Reach - B.Begin >= BatchStatements && Bodies >= MinBodies && !NextInside) {
+        Bodies = 0;
+        B.End = Reach;
+        B.EndFunction = Next + 1;
+        Run(B);
+        ++Closed;
+        B = {Reach, Reach, Next + 1, Next + 1};
+      }
+    }
+    if (!Last)
+      return;
+    B.End = std::max(Reach, uint32_t(M.Statements.size()));
+    B.EndFunction = NF;
+    if (B.Begin < B.End || !Closed)
+      Run(B);
+  }
+
+  /// The first statement of the batch not closed yet.
+  uint32_t openBegin() const { return B.Begin; }
+
+private:
+  const Module &M;
+  const unsigned MinBodies;
   StatementBatch B;
   uint32_t Reach = 0; // one past the last statement of the batch's functions
   unsigned Bodies = 0;
-  const uint32_t NF = uint32_t(M.Functions.size());
-  for (uint32_t K = 0; K < NF; ++K) {
-    const Function &F = M.Functions[K];
-    Reach = std::max({Reach, F.EndStatement, F.HeaderStatement + 1});
-    Bodies += !F.IsPrototype;
-    bool NextInside = K + 1 < NF && M.Functions[K + 1].HeaderStatement < Reach;
-    if (Reach - B.Begin >= BatchStatements && Bodies >= MinBodies && !NextInside) {
-      Bodies = 0;
-      B.End = Reach;
-      B.EndFunction = K + 1;
-      Out.push_back(B);
-      B = {Reach, Reach, K + 1, K + 1};
-    }
-  }
-  B.End = std::max(Reach, uint32_t(M.Statements.size()));
-  B.EndFunction = NF;
-  if (B.Begin < B.End || Out.empty())
-    Out.push_back(B);
+  uint32_t Next = 0;   // the first function not taken
+  size_t Closed = 0;
+};
+
+std::vector<StatementBatch> batchesOf(const Module &M, unsigned MinBodies) {
+  std::vector<StatementBatch> Out;
+  BatchSplitter(M, MinBodies).take(true, [&](const StatementBatch &B) { Out.push_back(B); });
   return Out;
+}
+
+bool sameBatch(const StatementBatch &A, const StatementBatch &B) {
+  return A.Begin == B.Begin && A.End == B.End && A.FirstFunction == B.FirstFunction &&
+         A.EndFunction == B.EndFunction;
+}
+
+bool sameDirectives(const ModuleDirectives &A, const ModuleDirectives &B) {
+  auto Same = [](SourceRange X, SourceRange Y) { return X.Begin == Y.Begin && X.End == Y.End; };
+  return A.VersionMajor == B.VersionMajor && A.VersionMinor == B.VersionMinor &&
+         A.HasVersion == B.HasVersion && Same(A.VersionRange, B.VersionRange) &&
+         A.Targets == B.Targets && Same(A.TargetRange, B.TargetRange) &&
+         A.AddressSize == B.AddressSize;
 }
 
 /// Diagnostics of one stage, held until every stage has run and then
@@ -237,10 +276,21 @@ void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
 
 } // namespace
 
-LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
+namespace {
+
+/// One lint of a module. With Interleave, each batch of functions is
+/// linted as soon as the scan has passed it, while its text is in memory
+/// (the scan drops the text behind it, and a batch run after the scan mapped
+/// it back: a second read of the file). A batch then sees the module only up
+/// to its end: the symbol table logs each lookup a later declaration could
+/// answer otherwise, and at the end the run says whether one could have
+/// (false: the caller lints again without interleaving). Module-level
+/// declarations after a function that uses them are rare (CUTLASS modules
+/// declare globals between functions, before the kernels that use them).
+bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interleave,
+              LintResult &R) {
   DiagnosticEngine Diags;
   DiagnosticPolicy Policy(Buffer, Opts);
-  LintResult R;
   Module M;
 
   // Module-level facts first: directives, declarations, function headers,
@@ -256,17 +306,20 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   ParseScratch.setFilter([&](const Diagnostic &D, Severity S) {
     return Parsing ? Parsing->admit(Policy, D, S) : S;
   });
+  auto Passes = createAllPasses();
+  std::vector<StageDiags> PassDiags(Passes.size());
 
   // The suppression comments and the non-ASCII bytes (S005) are looked for
   // behind the scan, at each ScanLimits::Passed, while the text is in memory
   // (not in passes of their own before the scan, which had the whole text in
   // memory at once: async-dense's peak). Nothing can be decided before the
   // suppression set is whole (a "disable-file" comment may come last), and
-  // the S005s come before the scan's diagnostics: what the scan and the head
-  // parse report is held undecided until Begin() reads the rest of the text
-  // for both, then decided in the order a whole-text pass first would have
-  // given. Begin() runs at the scan's end, or early when the limit's worth is
-  // held, so that a module of many errors holds no more than with a limit.
+  // the S005s come before the scan's diagnostics: what the scan, the parser
+  // and the passes report is held undecided until Begin() reads the rest of
+  // the text for both, then decided in the order a whole-text pass first
+  // would have given. Begin() runs at the scan's end, or early when the
+  // limit's worth is held, so that a module of many errors holds no more
+  // than with a limit.
   DiagnosticEngine NonAsciiDiags, ScanDiags; // the non-ASCII check's, the scanner's
   NonAsciiCheck NonAscii(Buffer.text(), NonAsciiDiags);
   bool Begun = false;
@@ -279,9 +332,17 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
         Diags.report(std::move(D));
     Parsing = &HeadParse;
     HeadParse.admitHeld(Policy);
+    BodyParse.admitHeld(Policy);
+    for (StageDiags &S : PassDiags)
+      S.admitHeld(Policy);
   };
   auto HoldFull = [&] {
-    return Cap && ScanDiags.diagnostics().size() + HeadParse.Kept.size() >= Cap;
+    if (!Cap)
+      return false;
+    size_t Held = ScanDiags.diagnostics().size() + HeadParse.Kept.size() + BodyParse.Kept.size();
+    for (const StageDiags &S : PassDiags)
+      Held += S.Kept.size();
+    return Held >= Cap;
   };
   ScanDiags.setFilter([&](const Diagnostic &D, Severity S) {
     if (!Begun && !HoldFull())
@@ -301,22 +362,81 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   M.Symbols.reserve(Buffer.text().size() / 512);
   // The symbol table gets the declarations copied as they are parsed.
   SymbolTable::Declared Declared;
-  size_t Listed = 0, Named = 0; // of M.ParseCandidates, of M.Symbols, done
+  SymbolTable Symbols(M, SymbolTable::Empty{});
+  // The statements to parse not yet parsed, in order (Selected[X] first);
+  // instructions are parsed in their batch, the rest as the scan passes.
+  std::vector<uint32_t> Selected;
+  size_t X = 0, ParsedCount = 0;
+  size_t Named = 0; // of M.Symbols, copied to Declared
   auto ParseHeads = [&] {
-    for (; Listed < M.ParseCandidates.size(); ++Listed) {
-      uint32_t K = M.ParseCandidates[Listed];
-      if (IsInstruction(K) || !candidateParsed(M.Statements[K]))
+    for (uint32_t K : M.ParseCandidates) {
+      if (!candidateParsed(M.Statements[K]))
+        continue;
+      Selected.push_back(K);
+      if (IsInstruction(K))
         continue; // an instruction is parsed in its batch
       Parser.parse(K);
       HeadParse.collect(ParseScratch, K);
       if (!Begun && HoldFull())
         Begin();
     }
+    ParsedCount += M.ParseCandidates.size();
+    M.ParseCandidates.clear(); // keeps its capacity for the scan
     Declared.append(M, Named);
     Named = M.Symbols.size();
   };
+
+  ModuleSettings Settings;
+  ModuleDirectives DirectivesUsed; // of Settings, to be checked at the end
+  std::vector<LintContext> Contexts;
+  Contexts.reserve(Passes.size());
+  // The passes' module-level work, before the first batch.
+  auto StartPasses = [&] {
+    Settings = settingsFor(M, Opts);
+    DirectivesUsed = M.Directives;
+    for (StageDiags &S : PassDiags) {
+      S.Cap = Cap;
+      S.Engine.setFilter([&Begun, &Policy, &S](const Diagnostic &D, Severity Sev) {
+        return Begun ? S.admit(Policy, D, Sev) : Sev; // else held, see Begin
+      });
+      Contexts.push_back({Buffer, M, Symbols, Opts, Settings, S.Engine});
+    }
+    for (size_t P = 0; P < Passes.size(); ++P) {
+      Passes[P]->runModule(Contexts[P]);
+      PassDiags[P].collect(PassDiags[P].Engine, 0);
+    }
+  };
+
+  // One batch: its instructions parsed, then every pass. Passed: where its
+  // text ends.
+  auto RunBatch = [&](const StatementBatch &B, uint32_t Passed) {
+    size_t From = X;
+    size_t Count = 0;
+    for (; X < Selected.size() && Selected[X] < B.End; ++X)
+      Count += IsInstruction(Selected[X]);
+    M.Instructions.clear(); // keeps the capacity for the next batch
+    M.Nodes.reset();        // and the blocks of their lists
+    M.Instructions.reserve(Count);
+    Parsing = Begun ? &BodyParse : nullptr;
+    parseSelected(Parser, ParseScratch, Selected, From, X, IsInstruction, BodyParse);
+    Parsing = Begun ? &HeadParse : nullptr;
+    for (size_t P = 0; P < Passes.size(); ++P) {
+      Passes[P]->runBatch(Contexts[P], B);
+      PassDiags[P].collect(PassDiags[P].Engine, 0);
+    }
+    for (size_t Y = From; Y < X; ++Y)
+      if (IsInstruction(Selected[Y]))
+        M.Statements[Selected[Y]].ParsedIndex = -1;
+    // Diagnostics print their lines: with one found, the newlines are
+    // counted here, while the batch's text is in memory.
+    if (anyFound(Diags, HeadParse, BodyParse, PassDiags))
+      Buffer.countLinesBefore(Passed);
+  };
+
   // Each pass over the whole text drops mapped text behind it (see
   // SourceBuffer::dropBefore): a pass touches it again only where it reads.
+  BatchSplitter Splitter(M, Opts.threadCount());
+  std::vector<StatementBatch> Ran; // the batches run while scanning
   ScanLimits Limits;
   Limits.Passed = [&](uint32_t Offset) {
     if (!Begun) {
@@ -324,6 +444,29 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
       Policy.searchBefore(Offset);
     }
     ParseHeads();
+    if (Interleave) {
+      size_t Before = Ran.size();
+      Splitter.take(false, [&](const StatementBatch &B) { Ran.push_back(B); });
+      if (Ran.size() > Before) {
+        Symbols.extend(Declared);
+        if (Before == 0) {
+          StartPasses();
+          Symbols.logLookups();
+        }
+        for (size_t K = Before; K < Ran.size(); ++K) {
+          const StatementBatch &B = Ran[K]; // ends before Offset
+          RunBatch(B, B.End < M.Statements.size() ? M.Statements[B.End].Range.Begin : Offset);
+        }
+        Selected.erase(Selected.begin(), Selected.begin() + std::ptrdiff_t(X));
+        X = 0;
+        if (!Begun && HoldFull())
+          Begin();
+      }
+      // The batch not closed yet reads its text when it closes.
+      uint32_t Open = Splitter.openBegin();
+      if (Open < M.Statements.size())
+        Offset = std::min(Offset, M.Statements[Open].Range.Begin);
+    }
     Buffer.dropBefore(Offset);
   };
   Limits.NonAsciiByCaller = true;
@@ -332,59 +475,34 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   if (!Begun)
     Begin();
   ParseHeads(); // those after the last function
-  R.Statements = M.Statements.size();
-  std::vector<uint32_t> Selected = selectForParse(M);
-  R.ParsedStatements = Selected.size();
-  SymbolTable Symbols(M, Declared);
+  Symbols.extend(Declared);
   Declared = {};
-  ModuleSettings Settings = settingsFor(M, Opts);
-  auto Passes = createAllPasses();
-  std::vector<StageDiags> PassDiags(Passes.size());
-  std::vector<LintContext> Contexts;
-  Contexts.reserve(Passes.size());
-  for (StageDiags &S : PassDiags) {
-    S.Cap = Cap;
-    S.Engine.setFilter([&Policy, &S](const Diagnostic &D, Severity Sev) {
-      return S.admit(Policy, D, Sev);
-    });
-    Contexts.push_back({Buffer, M, Symbols, Opts, Settings, S.Engine});
-  }
-  for (size_t P = 0; P < Passes.size(); ++P) {
-    Passes[P]->runModule(Contexts[P]);
-    PassDiags[P].collect(PassDiags[P].Engine, 0);
-  }
+  if (Ran.empty())
+    StartPasses();
 
-  // Then the instructions, one batch of functions at a time.
-  Parsing = &BodyParse;
-  Buffer.startPass();
-  size_t X = 0;
-  for (const StatementBatch &B : batchesOf(M, Opts.threadCount())) {
-    size_t From = X;
-    size_t Count = 0;
-    for (; X < Selected.size() && Selected[X] < B.End; ++X)
-      Count += IsInstruction(Selected[X]);
-    M.Instructions.clear(); // keeps the capacity for the next batch
-    M.Nodes.reset();        // and the blocks of their lists
-    M.Instructions.reserve(Count);
-    parseSelected(Parser, ParseScratch, Selected, From, X, IsInstruction,
-                  BodyParse);
-    for (size_t P = 0; P < Passes.size(); ++P) {
-      Passes[P]->runBatch(Contexts[P], B);
-      PassDiags[P].collect(PassDiags[P].Engine, 0);
-    }
-    for (size_t Y = From; Y < X; ++Y)
-      if (IsInstruction(Selected[Y]))
-        M.Statements[Selected[Y]].ParsedIndex = -1;
+  // Then the batches the scan did not close, one at a time.
+  if (Ran.empty())
+    Buffer.startPass(); // else the text before the scan's end is dropped
+  std::vector<StatementBatch> Rest;
+  Splitter.take(true, [&](const StatementBatch &B) { Rest.push_back(B); });
+  for (const StatementBatch &B : Rest) {
     uint32_t Passed = B.End < M.Statements.size() ? M.Statements[B.End].Range.Begin
                                                   : uint32_t(Buffer.text().size());
-    // Diagnostics print their lines: with one found, the newlines are
-    // counted here, while the batch's text is in memory.
-    if (anyFound(Diags, HeadParse, BodyParse, PassDiags))
-      Buffer.countLinesBefore(Passed);
+    RunBatch(B, Passed);
     if (B.End < M.Statements.size())
       Buffer.dropBefore(Passed);
   }
   M.Instructions = {};
+  if (!Ran.empty()) {
+    // What the interleaved batches assumed of the module's rest.
+    Ran.insert(Ran.end(), Rest.begin(), Rest.end());
+    std::vector<StatementBatch> Whole = batchesOf(M, Opts.threadCount());
+    if (!Symbols.laterDeclarationsChangedNothing() || !sameDirectives(M.Directives, DirectivesUsed) ||
+        !std::equal(Ran.begin(), Ran.end(), Whole.begin(), Whole.end(), sameBatch))
+      return false;
+  }
+  R.Statements = M.Statements.size();
+  R.ParsedStatements = ParsedCount;
 
   // The parser's diagnostics in statement order, then each pass's.
   std::vector<std::pair<uint32_t, Diagnostic>> Parsed;
@@ -411,6 +529,18 @@ LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
   R.Errors = Diags.errorCount() + DroppedErrors;
   R.Warnings = Diags.warningCount() + DroppedWarnings;
   R.Diagnostics = Diags.take();
+  return true;
+}
+
+} // namespace
+
+LintResult lint(const SourceBuffer &Buffer, const LintOptions &Opts) {
+  LintResult R;
+  if (!lintOnce(Buffer, Opts, Opts.Streaming, R)) {
+    R = {};
+    R.Relinted = true;
+    lintOnce(Buffer, Opts, false, R);
+  }
   return R;
 }
 

@@ -335,20 +335,16 @@ bool FastLexer::remember(std::string_view Key, size_t Hash,
 uint32_t FastLexer::findStatement() {
   // Whole statements while they repeat: a lookup costs a hash and, when it
   // misses, a copy into the memo; a hit saves the lexing, and the parser
-  // keeps its verdict and instruction by entry. It pays while the text
-  // found is half of the text looked up (async-dense code: 89 % of its
-  // statements are found, CUTLASS 77: 64 %), not at FA3's 50 % of short
-  // statements.
+  // keeps its verdict and instruction by entry. It pays while enough of
+  // the text is found (countLookup(); async-dense code: 89 % of its
+  // statements are found), not where few texts repeat (FA3).
   Looked = true;
-  Whole = T.size() <= MaxMemoText && wholeMemoPays();
+  Whole = T.size() <= MaxMemoText && lookUpWhole();
   WholeHash = Whole ? wholeHash() : 0;
   Found = NoEntry;
   if (Whole) {
-    ++WholeLookups;
-    LookedBytes += T.size();
     Found = find(T, WholeHash);
-    if (Found != NoEntry)
-      HitBytes += T.size();
+    countLookup(T.size(), Found != NoEntry);
   }
   return Found;
 }

@@ -19,7 +19,9 @@ bool needsFullParse(const Statement &S, std::string_view Text);
 /// ParsedIndex it may set after emitting it): what the kind and head say.
 /// From the values, not from the Statement the scanner has just written: a
 /// load of its first word, written a byte at a time, waited on the stores.
-bool headNeedsFullParse(StatementKind K, std::string_view Head);
+/// End: where the text Head is in ends (up to 16 bytes from Head's start
+/// are read where the text has them).
+bool headNeedsFullParse(StatementKind K, std::string_view Head, const char *End);
 
 /// A set of two-byte prefixes: a bitmap over 16-bit values, the first byte
 /// in the low bits.
