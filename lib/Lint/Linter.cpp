@@ -242,35 +242,20 @@ bool anyFound(const DiagnosticEngine &Diags, const StageDiags &HeadParse,
                      [](const StageDiags &S) { return S.Admitted != 0; });
 }
 
-/// Parses the statements of Selected that pass Want, in order; their
-/// diagnostics (reported to Scratch) go to Into, tagged with the statement.
-template <typename Pred>
+/// Parses the statements Selected[From, To), in order; their diagnostics
+/// (reported to Scratch) go to Into, tagged with the statement.
 void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
                    const std::vector<uint32_t> &Selected, size_t From,
-                   size_t To, Pred Want, StageDiags &Into) {
-  auto NextWanted = [&](size_t X) {
-    while (X < To && !Want(Selected[X]))
-      ++X;
-    return X;
-  };
+                   size_t To, StageDiags &Into) {
   // While K parses, the lexer memo's slot of the next statement parsed
-  // loads (its text hashed), and the text of the one after it: each is the
-  // batch's first read of that text, a cache miss. The next ones are those
-  // parsed, past those not wanted (CUTLASS kernels interleave their
-  // instructions with the inline-asm blocks' .reg lines, and an instruction
-  // after one was hashed with its text's miss in the way).
-  size_t X = NextWanted(From);
-  size_t After = X < To ? NextWanted(X + 1) : To;
-  while (X < To) {
-    uint32_t K = Selected[X];
-    X = After;
-    After = X < To ? NextWanted(X + 1) : To;
-    if (After < To)
-      Parser.prefetchText(Selected[After]);
-    if (X < To)
-      Parser.prefetch(Selected[X]);
-    Parser.parse(K);
-    Into.collect(Scratch, K);
+  // loads (its text hashed), and the text of the one after it.
+  for (size_t X = From; X < To; ++X) {
+    if (X + 2 < To)
+      Parser.prefetchText(Selected[X + 2]);
+    if (X + 1 < To)
+      Parser.prefetch(Selected[X + 1]);
+    Parser.parse(Selected[X]);
+    Into.collect(Scratch, Selected[X]);
   }
 }
 
@@ -363,8 +348,9 @@ bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interlea
   // The symbol table gets the declarations copied as they are parsed.
   SymbolTable::Declared Declared;
   SymbolTable Symbols(M, SymbolTable::Empty{});
-  // The statements to parse not yet parsed, in order (Selected[X] first);
-  // instructions are parsed in their batch, the rest as the scan passes.
+  // The instructions to parse, in order, not parsed yet from Selected[X]
+  // on: each is parsed in its batch; the other statements to parse are
+  // parsed as the scan passes them.
   std::vector<uint32_t> Selected;
   size_t X = 0, ParsedCount = 0;
   size_t Named = 0; // of M.Symbols, copied to Declared
@@ -372,15 +358,16 @@ bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interlea
     for (uint32_t K : M.ParseCandidates) {
       if (!candidateParsed(M.Statements[K]))
         continue;
-      Selected.push_back(K);
-      if (IsInstruction(K))
-        continue; // an instruction is parsed in its batch
+      ++ParsedCount;
+      if (IsInstruction(K)) {
+        Selected.push_back(K);
+        continue;
+      }
       Parser.parse(K);
       HeadParse.collect(ParseScratch, K);
       if (!Begun && HoldFull())
         Begin();
     }
-    ParsedCount += M.ParseCandidates.size();
     M.ParseCandidates.clear(); // keeps its capacity for the scan
     Declared.append(M, Named);
     Named = M.Symbols.size();
@@ -411,22 +398,20 @@ bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interlea
   // text ends.
   auto RunBatch = [&](const StatementBatch &B, uint32_t Passed) {
     size_t From = X;
-    size_t Count = 0;
-    for (; X < Selected.size() && Selected[X] < B.End; ++X)
-      Count += IsInstruction(Selected[X]);
+    while (X < Selected.size() && Selected[X] < B.End)
+      ++X;
     M.Instructions.clear(); // keeps the capacity for the next batch
     M.Nodes.reset();        // and the blocks of their lists
-    M.Instructions.reserve(Count);
+    M.Instructions.reserve(X - From);
     Parsing = Begun ? &BodyParse : nullptr;
-    parseSelected(Parser, ParseScratch, Selected, From, X, IsInstruction, BodyParse);
+    parseSelected(Parser, ParseScratch, Selected, From, X, BodyParse);
     Parsing = Begun ? &HeadParse : nullptr;
     for (size_t P = 0; P < Passes.size(); ++P) {
       Passes[P]->runBatch(Contexts[P], B);
       PassDiags[P].collect(PassDiags[P].Engine, 0);
     }
     for (size_t Y = From; Y < X; ++Y)
-      if (IsInstruction(Selected[Y]))
-        M.Statements[Selected[Y]].ParsedIndex = -1;
+      M.Statements[Selected[Y]].ParsedIndex = -1;
     // Diagnostics print their lines: with one found, the newlines are
     // counted here, while the batch's text is in memory.
     if (anyFound(Diags, HeadParse, BodyParse, PassDiags))

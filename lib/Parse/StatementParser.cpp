@@ -60,9 +60,11 @@ bool parseIntegerLiteral(std::string_view S, uint64_t &Value, bool &Overflow,
     // between pass depends on their digits (matched ptxas on 500 random ones).
     if (Value >> 63)
       Overflow = true;
-    if (Value > (UINT64_MAX - D) / Base)
-      Wide = true;
-    Value = Value * Base + D;
+    // Value * Base + D past 2^64 (a division per digit to tell first cost
+    // more than the rest of a literal's reading).
+    uint64_t Scaled;
+    Wide |= __builtin_mul_overflow(Value, uint64_t(Base), &Scaled);
+    Wide |= __builtin_add_overflow(Scaled, uint64_t(D), &Value);
   }
   if (Wrapped)
     *Wrapped = Wide;
