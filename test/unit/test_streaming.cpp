@@ -152,3 +152,35 @@ TEST_CASE("streaming: a second .target after the first batches: linted again") {
   });
   CHECK(both(Text).Relinted);
 }
+
+TEST_CASE("streaming: broken and rearranged modules lint as after the whole scan") {
+  // Lines deleted, braces added, names and directives declared late, a
+  // callee defined late, a suppression: at places a fixed generator picks.
+  const std::string Text = module(40, [](int) { return std::string(); });
+  std::vector<size_t> Lines{0};
+  for (size_t K = 0; K < Text.size(); ++K)
+    if (Text[K] == '\n')
+      Lines.push_back(K + 1);
+  const char *Inserts[] = {
+      "}\n", "{\n", ".shared .align 16 .b8 k3_tile[64];\n.global .u32 late_g;\n",
+      ".target sm_90\n",
+      ".func (.param .b32 r) helper(.param .b64 a)\n{\n\tret;\n}\n// ptxlint: disable-file=F407\n"};
+  uint64_t Seed = 12345;
+  auto Next = [&] { return (Seed = Seed * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  int Relinted = 0;
+  for (int K = 0; K < 36; ++K) {
+    std::string M = Text;
+    size_t At = Lines[Next() % Lines.size()];
+    if (K % 6 == 5)
+      M.erase(At, M.find('\n', At) - At + 1); // (the text ends in '\n')
+    else
+      M.insert(At, Inserts[K % 6]);
+    CAPTURE(K);
+    CAPTURE(At);
+    LintOptions O;
+    O.Threads = K % 2 ? 3 : 1;
+    O.MaxDiagnostics = K % 3 ? 0 : 4;
+    Relinted += both(M, O).Relinted;
+  }
+  CHECK(Relinted > 0); // the late names and directives
+}
