@@ -19,6 +19,8 @@ namespace flow {
 
 void runClusterRule(const FlowRuleContext &C) {
   const FlowFunction &FF = C.FF;
+  if (!FF.ClusterOps)
+    return; // no copy it checks (every function runs this rule)
   const Function &F = FF.F;
   bool Declared = F.ClusterDims[0] || F.ClusterDims[1] || F.ClusterDims[2];
   uint64_t Size = 1;

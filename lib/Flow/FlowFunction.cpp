@@ -349,7 +349,7 @@ struct FlowFunction::Spare {
   std::vector<FlowInst> Insts;
   std::vector<Block> Blocks;
   std::vector<uint32_t> RoleInsts, TmemInsts, EventPool, DefStart, DefOf,
-      InstBlock;
+      InstBlock, FormsLater;
   std::vector<RoleTag> RoleTags;
   std::vector<BaseInfo> Bases;
   std::vector<Def> Defs;
@@ -380,6 +380,7 @@ struct FlowFunction::Spare {
     F(X.Defs, Y.Defs);
     F(X.SliceOf, Y.SliceOf);
     F(X.Slice, Y.Slice);
+    F(X.FormsLater, Y.FormsLater);
   }
   /// Moves From's vectors into To's, emptied (capacity kept).
   template <typename From, typename To>
@@ -652,7 +653,9 @@ void FlowFunction::forgetRegisters() {
 void FlowFunction::noteRole(OpKind Kd, uint32_t Scope, BlockLists &Lists) {
   uint32_t K = uint32_t(Insts.size() - 1);
   RoleInsts.push_back(K);
-  RoleTags.emplace_back(Kd, Insts[K].Op.MbarOp >= 0);
+  const AsyncOp &Op = Insts[K].Op;
+  RoleTags.emplace_back(Kd, Op.MbarOp >= 0);
+  ClusterOps += Op.Multicast | Op.CtaGroup2;
   if (Kd == OpKind::Branch)
     Lists.BranchScope.push_back({K, Scope});
   if (Kd == OpKind::Branch || Kd == OpKind::Ret || Kd == OpKind::Exit ||
@@ -1107,7 +1110,12 @@ std::optional<Form> FlowFunction::formOfDef(const FlowInst &I,
   }
 }
 
-Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
+std::optional<Form> FlowFunction::knownForm(const Opnd &O) const {
+  Val X = operandVal(O);
+  return X.K == Val::Undef ? std::nullopt : std::optional<Form>(X.F);
+}
+
+Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg, bool WithForm) const {
   Val V = evalValue(I, Reg);
   // A register defined several times (a loop's stage) is an unknown term
   // of its readers' forms (form() reads a definition in the same block).
@@ -1118,10 +1126,22 @@ Val FlowFunction::evalDef(const FlowInst &I, int32_t Reg) const {
     V.F = Form();
     return V;
   }
-  std::optional<Form> F = formOfDef(I, [&](const Opnd &O) -> std::optional<Form> {
-    Val X = operandVal(O);
-    return X.K == Val::Undef ? std::nullopt : std::optional<Form>(X.F);
-  });
+  if (!WithForm) {
+    // Whether the form could be made: the operands it reads are known. (A
+    // register of the slice is read without copying its value; the others
+    // through operandVal(), which makes the base of a symbol or of a
+    // register not defined here, as the form's own reading would.)
+    auto Known = [&](const Opnd &O) -> std::optional<Form> {
+      int32_t Id = O.K == Opnd::Reg && !O.Negated ? regIdOf(O) : -1;
+      Val::Kind K = Id >= 0 ? sliceReg(Id).V.K : operandVal(O).K;
+      return K == Val::Undef ? std::nullopt : std::optional<Form>(Form());
+    };
+    if (!formOfDef(I, Known))
+      V = Val();
+    V.F = Form(); // (made by formsNow())
+    return V;
+  }
+  std::optional<Form> F = formOfDef(I, [&](const Opnd &O) { return knownForm(O); });
   if (!F)
     V = Val(); // an operand's form is not known yet
   else
@@ -1360,27 +1380,51 @@ bool FlowFunction::evaluate(std::vector<int32_t> &Work) const {
   // more than once (a loop's) changes after some of its readers have read
   // it: the fixpoint with reader lists.
   size_t ND = NewDefs.size();
-  if (Redefined)
+  if (Redefined) {
+    formsNow(); // (the fixpoint's joins read forms)
     return settle(ND, 0);
+  }
   // Each new register defined once (nvcc's straight-line code: most of
   // async-dense's slices): a first pass in program order, without the
   // reader lists. A definition that reads a register before its one
   // definition (a later one, or itself) gets Undef from it (evalDef() gives
   // Undef where an operand it reads is Undef); if none did, every register
   // was read with its final value, and a second pass would change nothing.
+  // The pass makes no forms: each register's form is made from its
+  // operands' in this same order when a form is first asked for
+  // (formsNow()), which only some rules do (none in most functions).
   bool Changed = false, SawUndef = false;
   for (uint32_t P = 0; P < ND; ++P) {
     const Def &D = Defs[NewDefs[P]];
-    Val V = evalDef(Insts[D.Inst], D.Reg);
+    Val V = evalDef(Insts[D.Inst], D.Reg, false);
     if (V.K == Val::Undef) {
       SawUndef = true;
       continue;
     }
     Changed |= joinInto(sliceReg(D.Reg).V, V);
   }
+  FormsLater.insert(FormsLater.end(), NewDefs.begin(), NewDefs.end());
   if (!Changed || !SawUndef)
     return true;
+  formsNow(); // what the pass would have made, before the fixpoint goes on
   return settle(ND, 1);
+}
+
+void FlowFunction::formsNow() const {
+  // In the order evaluate() evaluated them: each register is defined once
+  // and holds the one value its first pass gave (none: Undef, no form),
+  // and that pass read only operands known by then, whose forms are made
+  // before it here: the forms that pass would have made.
+  for (uint32_t X : FormsLater) {
+    const Def &D = Defs[X];
+    Val &V = sliceReg(D.Reg).V;
+    if (V.K == Val::Undef)
+      continue;
+    std::optional<Form> F =
+        formOfDef(Insts[D.Inst], [&](const Opnd &O) { return knownForm(O); });
+    V.F = F.value_or(Form());
+  }
+  FormsLater.clear();
 }
 
 bool FlowFunction::settle(size_t ND, int FirstPass) const {
@@ -1535,6 +1579,8 @@ Form FlowFunction::regForm(int32_t Id, std::string_view Name, uint32_t At,
         .value_or(Form());
   }
   demand(Id, Name);
+  if (!FormsLater.empty())
+    formsNow();
   const Val &V = sliceReg(Id).V;
   return V.K == Val::Undef ? Form() : V.F;
 }

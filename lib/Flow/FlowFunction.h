@@ -538,6 +538,9 @@ public:
     bool Mbar;
   };
   std::vector<RoleTag> RoleTags;
+  /// The role instructions with .multicast::cluster or .cta_group::2: what
+  /// the cluster rule checks (ClusterRule.cpp), in few kernels.
+  unsigned ClusterOps = 0;
   /// Indices of the tcgen05.* instructions (heads that start "tcgen05."),
   /// in order: the tensor-memory rule's reads and writes, most of them of
   /// no role, found without reading every instruction's head again.
@@ -701,7 +704,13 @@ private:
   int32_t selfBase(int32_t Reg) const;
   AddrKey resolveAddress(const Opnd &O) const;
   Val operandVal(const Opnd &O) const;
-  Val evalDef(const FlowInst &I, int32_t Reg) const;
+  /// WithForm false: the value alone (its form left for formsNow()), Undef
+  /// where the form could not be made yet, as with the form.
+  Val evalDef(const FlowInst &I, int32_t Reg, bool WithForm = true) const;
+  /// Makes the forms evaluate() left (FormsLater): before a form is read.
+  void formsNow() const;
+  /// O's form, nullopt while its value is Undef (formOfDef()'s OpForm).
+  std::optional<Form> knownForm(const Opnd &O) const;
   /// The value part of evalDef().
   Val evalValue(const FlowInst &I, int32_t Reg) const;
   /// The form of what I computes from the forms of its operands (OpForm:
@@ -784,6 +793,9 @@ private:
     std::string_view Name;
   };
   mutable std::vector<int32_t> SliceOf; ///< per register: index in Slice, -1: not in it
+  /// The definitions (indices into Defs) whose registers' forms evaluate()
+  /// has not made yet, in the order it evaluated them (formsNow()).
+  mutable std::vector<uint32_t> FormsLater;
   mutable std::vector<SliceReg> Slice;
   bool inSlice(int32_t R) const { return SliceOf[size_t(R)] >= 0; }
   /// Adds R, named Name, to the slice (not in it yet).
