@@ -389,8 +389,9 @@ private:
   /// endsAtSemicolon() from W, a 16-byte look at or before the statement's
   /// start, and Mask, the bytes of it that SpecialTable<false> marks from
   /// the start on (specialsAt()): the fast path has that look at hand.
+  /// OpSize: as emit() takes it.
   bool endsInWindows(StatementKind K, uint32_t B, uint32_t HeadB, uint32_t HeadE, uint32_t W,
-                     unsigned Mask);
+                     unsigned Mask, uint32_t OpSize = 0);
   /// The rest of a statement that endsAtSemicolon() could
   /// not end, byte class by byte class from P (after its head). Out of
   /// line: the fast path ends nearly every statement, and its frame stays
@@ -398,15 +399,17 @@ private:
   __attribute__((noinline)) void unusualStatement(StatementKind K, uint32_t B,
                                                   uint32_t HeadB, uint32_t HeadE);
   /// Inline: the fast path's kind is a constant there, and the candidate
-  /// test folds to the prefix test.
+  /// test folds to the prefix test. OpSize: the size of an instruction's
+  /// opcode word (its head's bytes before the first '.'), where the caller
+  /// knows it (0 where not).
   __attribute__((always_inline)) void emit(StatementKind K, uint32_t B, uint32_t E,
-                                           uint32_t HeadB, uint32_t HeadE);
+                                           uint32_t HeadB, uint32_t HeadE, uint32_t OpSize = 0);
   /// The last statement emitted may need a parse (out of line: few do):
   /// listed if its head says so, asked now, while its text is in the cache
   /// and, for a mapped module, in memory.
   __attribute__((noinline)) void addParseCandidate(StatementKind K, uint32_t HeadB,
                                                    uint32_t HeadSize) {
-    if (headNeedsFullParse(K, T.substr(HeadB, HeadSize), T.data() + N))
+    if (headNeedsFullParse(K, std::string_view(T.data() + HeadB, HeadSize), T.data() + N))
       M.ParseCandidates.push_back(uint32_t(M.Statements.size() - 1));
   }
 
@@ -493,7 +496,7 @@ std::string_view ScannerImpl::wordAt(uint32_t Q) const {
 }
 
 inline void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t HeadB,
-                       uint32_t HeadE) {
+                       uint32_t HeadE, uint32_t OpSize) {
   // Filled in place: a Statement built aside was assembled byte by byte
   // (the kind and the head's size share a word) and then copied.
   Statement &S = M.Statements.emplace_back();
@@ -502,8 +505,21 @@ inline void ScannerImpl::emit(StatementKind K, uint32_t B, uint32_t E, uint32_t 
   S.HeadSize = std::min(HeadE - HeadB, Statement::MaxHeadSize);
   S.Range = {B, E};
   S.HeadBegin = HeadB;
-  if (mayNeedFullParse(K, T.data() + HeadB, S.HeadSize))
-    addParseCandidate(K, HeadB, S.HeadSize);
+  if (!mayNeedFullParse(K, T.data() + HeadB, S.HeadSize))
+    return;
+  // The fast path knows where an instruction's opcode word ends: its row
+  // by one hash lookup here, not a call that finds it again (the scan's time
+  // follows its instruction count: -0.2 ms of async-dense's 3.6).
+  if (OpSize && OpSize <= 8 && HeadB + 8 <= N) {
+    const int Slot = opcodeSlot(opcodeKey(T.data() + HeadB, OpSize));
+    if (Slot < 0)
+      return;
+    if (!ParsedOpcodeSlots.Qualifiers[Slot]) {
+      M.ParseCandidates.push_back(uint32_t(M.Statements.size() - 1));
+      return;
+    }
+  }
+  addParseCandidate(K, HeadB, S.HeadSize);
 }
 
 /// A statement that ends at the end of its line (a trailing // comment is
@@ -643,7 +659,7 @@ inline bool ScannerImpl::endsAtSemicolon(StatementKind K, uint32_t B, uint32_t H
 /// from that brace. (The head has none of those bytes: from the start on is
 /// from HeadE on.)
 inline bool ScannerImpl::endsInWindows(StatementKind K, uint32_t B, uint32_t HeadB,
-                                       uint32_t HeadE, uint32_t W, unsigned Mask) {
+                                       uint32_t HeadE, uint32_t W, unsigned Mask, uint32_t OpSize) {
   uint32_t OpenBraces = 0;
   for (;;) {
     while (!Mask) {
@@ -661,7 +677,7 @@ inline bool ScannerImpl::endsInWindows(StatementKind K, uint32_t B, uint32_t Hea
     const char C = T[Semi];
     if (C == ';') {
       P = Semi + 1;
-      emit(K, B, P, HeadB, HeadE);
+      emit(K, B, P, HeadB, HeadE, OpSize);
       return true;
     }
     if (C == '{')
@@ -770,11 +786,9 @@ inline bool ScannerImpl::fastStatement() {
     return false;
   const char *Text = T.data();
   const __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Text + P));
-  // isSpace: ' ' and '\t'..'\r' (signed compares leave bytes >= 0x80 out).
+  // isSpace: ' ' and '\t'..'\r'.
   const __m128i Space =
-      _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(' ')),
-                   _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('\t' - 1)),
-                                 _mm_cmpgt_epi8(_mm_set1_epi8('\r' + 1), V)));
+      _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(' ')), bytesInRange(V, '\t', 5));
   unsigned NotSpace = ~unsigned(_mm_movemask_epi8(Space)) & 0xFFFF;
   if (!NotSpace) {
     // 16 blanks (the padding before a trailing comment): the next look
@@ -840,7 +854,9 @@ inline bool ScannerImpl::fastStatement() {
   }
   const uint32_t HeadEnd = NotHead ? Start - S + uint32_t(__builtin_ctz(NotHead))
                                    : skipHeadWord(Text, Start - S + 16, N);
-  if (!endsInWindows(StatementKind::Instruction, Start, Start, HeadEnd, Start - S, FirstMask))
+  // The opcode word's size where the identifier ends it (not at "::").
+  const uint32_t OpSize = Text[IdentEnd] == ':' ? 0 : IdentEnd - Start;
+  if (!endsInWindows(StatementKind::Instruction, Start, Start, HeadEnd, Start - S, FirstMask, OpSize))
     unusualStatement(StatementKind::Instruction, Start, Start, HeadEnd);
   return true;
 #else
@@ -997,20 +1013,24 @@ void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
                 "input is larger than 4 GiB; ptxlint reads at most 4 GiB per file");
     return;
   }
-  // Rough guess: one statement per 30 bytes keeps reallocations rare.
-  M.Statements.reserve(Text.size() / 30 + 16);
-  // The parse candidates (4 bytes each) are not reserved: room for one per
-  // statement, the most there can be, lay mostly unfilled inside the heap's
-  // huge pages (Driver.cpp), which are resident whole (async-dense's peak
-  // 21.1 -> 19.2 MB without it).
-  // Huge pages (2,150 fewer page faults on CUTLASS 77's 8.7 MB table) only
-  // over as many statements as a compiled module has at most (nvcc writes
-  // 37-46 bytes a statement), not the whole reservation: a huge page is
-  // resident whole once touched, and one the table ended early in held up to
-  // 2 MB unused (FA3 paged/split's 1.5 MB table peaked 0.5-0.8 MB higher in
-  // one run of five).
-  adviseHugePages(M.Statements.data(),
-                  std::min(M.Statements.capacity(), Text.size() / 36) * sizeof(Statement));
+  // A caller that reserved the table keeps a window of it
+  // (StatementTable::dropBefore()); else the whole module is kept.
+  if (M.Statements.capacity() == 0) {
+    // Rough guess: one statement per 30 bytes keeps reallocations rare.
+    M.Statements.reserve(Text.size() / 30 + 16);
+    // The parse candidates (4 bytes each) are not reserved: room for one per
+    // statement, the most there can be, lay mostly unfilled inside the heap's
+    // huge pages (Driver.cpp), which are resident whole (async-dense's peak
+    // 21.1 -> 19.2 MB without it).
+    // Huge pages (2,150 fewer page faults on CUTLASS 77's 8.7 MB table) only
+    // over as many statements as a compiled module has at most (nvcc writes
+    // 37-46 bytes a statement), not the whole reservation: a huge page is
+    // resident whole once touched, and one the table ended early in held up to
+    // 2 MB unused (FA3 paged/split's 1.5 MB table peaked 0.5-0.8 MB higher in
+    // one run of five).
+    adviseHugePages(M.Statements.begin(),
+                    std::min(M.Statements.capacity(), Text.size() / 36) * sizeof(Statement));
+  }
   if (!Limits.NonAsciiByCaller)
     NonAsciiCheck(Text, Diags).checkBefore(uint32_t(Text.size()));
   ScannerImpl(Text, M, Diags, Limits, NonAsciiCheck::byteOrderMark(Text)).run();

@@ -71,38 +71,34 @@ constexpr uint64_t wordKey(std::string_view W) {
   return Key;
 }
 
-/// The rows whose opcode word has at most 8 bytes, by a hash of its key:
-/// a multiplier that sends no two of them to one slot. An empty slot's key
-/// is no word's (words are ASCII).
-struct OpcodeSlots {
-  static constexpr unsigned Bits = 5;
-  uint64_t Multiplier = 0x9E3779B97F4A7C15ull;
-  uint64_t Key[1u << Bits] = {};
-  int8_t Row[1u << Bits] = {};
-  constexpr unsigned slot(uint64_t K) const { return unsigned((K * Multiplier) >> (64 - Bits)); }
-  constexpr bool fill() {
-    for (size_t S = 0; S < std::size(Row); ++S) {
-      Row[S] = -1;
-      Key[S] = ~uint64_t(0);
-    }
-    for (size_t K = 0; K < std::size(InstructionRules); ++K) {
-      std::string_view Op = InstructionRules[K].Opcode;
-      if (Op.size() > 8)
-        continue;
-      unsigned S = slot(wordKey(Op));
-      if (Row[S] >= 0)
-        return false;
-      Row[S] = int8_t(K);
-      Key[S] = wordKey(Op);
-    }
-    return true;
+/// Fills Set's slots for its multiplier; false if two rows share a slot.
+constexpr bool fillSlots(OpcodeSlots &Set) {
+  for (size_t S = 0; S < std::size(Set.Row); ++S) {
+    Set.Row[S] = -1;
+    Set.Key[S] = ~uint64_t(0);
+    Set.Qualifiers[S] = false;
   }
-  constexpr OpcodeSlots() {
-    while (!fill()) // the next odd multiplier of a linear congruential sequence
-      Multiplier = (Multiplier * 6364136223846793005ull + 1442695040888963407ull) | 1;
+  for (size_t K = 0; K < std::size(InstructionRules); ++K) {
+    const ParseRule &R = InstructionRules[K];
+    if (R.Opcode.size() > 8)
+      continue;
+    const unsigned S = Set.slot(wordKey(R.Opcode));
+    if (Set.Row[S] >= 0)
+      return false;
+    Set.Row[S] = int8_t(K);
+    Set.Key[S] = wordKey(R.Opcode);
+    Set.Qualifiers[S] = !R.Needles[0].empty();
   }
-};
-constexpr OpcodeSlots Slots;
+  return true;
+}
+
+constexpr OpcodeSlots slotsOfRules() {
+  OpcodeSlots Set{};
+  Set.Multiplier = 0x9E3779B97F4A7C15ull;
+  while (!fillSlots(Set)) // the next odd multiplier of a linear congruential sequence
+    Set.Multiplier = (Set.Multiplier * 6364136223846793005ull + 1442695040888963407ull) | 1;
+  return Set;
+}
 
 /// Whether an instruction whose head is Head is parsed, by loops over its
 /// bytes and the rows: what instructionNeedsParse() answers.
@@ -201,15 +197,12 @@ inline bool instructionNeedsParse(std::string_view Head, const char *End) {
   const size_t OpSize = size_t(__builtin_ctz(Dots | Stop));
   if (OpSize > 8) // "createpolicy", and opcodes no row has
     return instructionNeedsParseByLoops(Head);
-  uint64_t First8;
-  std::memcpy(&First8, Head.data(), 8);
-  const uint64_t Key = First8 & (OpSize == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * OpSize)) - 1);
-  const unsigned S = Slots.slot(Key);
-  if (Slots.Key[S] != Key)
+  const int S = OpSize ? opcodeSlot(opcodeKey(Head.data(), uint32_t(OpSize))) : -1;
+  if (S < 0)
     return false;
-  const size_t Row = size_t(Slots.Row[S]);
-  if (InstructionRules[Row].Needles[0].empty())
+  if (!ParsedOpcodeSlots.Qualifiers[S])
     return true;
+  const size_t Row = size_t(ParsedOpcodeSlots.Row[S]);
   if (Head.size() > 16) // '.'s past the first 16 bytes
     return instructionNeedsParseByLoops(Head);
   return hasNeedleAt(Row, Head, Dots);
@@ -252,6 +245,7 @@ static constexpr OpcodePrefixSet prefixesOfRules() {
 }
 // Constant-initialised: the initialiser is a constant expression.
 const OpcodePrefixSet ParsedOpcodePrefixes = prefixesOfRules();
+const OpcodeSlots ParsedOpcodeSlots = slotsOfRules();
 
 bool headNeedsFullParse(StatementKind K, std::string_view Head, const char *End) {
   return headNeedsParse(K, Head, End);

@@ -5,6 +5,7 @@
 #include "ptxlint/AST.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -48,6 +49,35 @@ inline bool mayNeedFullParse(StatementKind K, const char *Head, uint32_t HeadSiz
   if (HeadSize < 2) // every parsed opcode has two bytes or more
     return false;
   return ParsedOpcodePrefixes.has(Head[0], Head[1]);
+}
+
+/// The rows whose opcode word (the head's bytes before its first '.') has at
+/// most 8 bytes, by a hash of the word's key (opcodeKey()); a multiplier
+/// that sends no two of them to one slot is found when compiling.
+struct OpcodeSlots {
+  static constexpr unsigned Bits = 5;
+  uint64_t Multiplier;
+  uint64_t Key[1u << Bits];    ///< ~0 in an empty slot: no word's key
+  int8_t Row[1u << Bits];      ///< the row's index in the filter's table
+  bool Qualifiers[1u << Bits]; ///< the row parses only with a needle
+  constexpr unsigned slot(uint64_t K) const { return unsigned((K * Multiplier) >> (64 - Bits)); }
+};
+extern const OpcodeSlots ParsedOpcodeSlots;
+
+/// The opcode word of OpSize (1 to 8) bytes at Head as an integer: byte K
+/// in bits 8K to 8K + 7, zero past its end. Reads 8 bytes from Head.
+inline uint64_t opcodeKey(const char *Head, uint32_t OpSize) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte K in bits 8K to 8K + 7");
+  uint64_t First8;
+  std::memcpy(&First8, Head, 8);
+  return First8 & (~uint64_t(0) >> (64 - 8 * OpSize));
+}
+
+/// The slot (ParsedOpcodeSlots) of the row whose opcode word has key Key,
+/// or -1 if no row's has.
+inline int opcodeSlot(uint64_t Key) {
+  const unsigned S = ParsedOpcodeSlots.slot(Key);
+  return ParsedOpcodeSlots.Key[S] == Key ? int(S) : -1;
 }
 
 /// Whether a statement the scanner listed in M.ParseCandidates is parsed:
