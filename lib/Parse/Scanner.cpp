@@ -1013,20 +1013,24 @@ void scanModule(std::string_view Text, Module &M, DiagnosticEngine &Diags,
                 "input is larger than 4 GiB; ptxlint reads at most 4 GiB per file");
     return;
   }
-  // Rough guess: one statement per 30 bytes keeps reallocations rare.
-  M.Statements.reserve(Text.size() / 30 + 16);
-  // The parse candidates (4 bytes each) are not reserved: room for one per
-  // statement, the most there can be, lay mostly unfilled inside the heap's
-  // huge pages (Driver.cpp), which are resident whole (async-dense's peak
-  // 21.1 -> 19.2 MB without it).
-  // Huge pages (2,150 fewer page faults on CUTLASS 77's 8.7 MB table) only
-  // over as many statements as a compiled module has at most (nvcc writes
-  // 37-46 bytes a statement), not the whole reservation: a huge page is
-  // resident whole once touched, and one the table ended early in held up to
-  // 2 MB unused (FA3 paged/split's 1.5 MB table peaked 0.5-0.8 MB higher in
-  // one run of five).
-  adviseHugePages(M.Statements.data(),
-                  std::min(M.Statements.capacity(), Text.size() / 36) * sizeof(Statement));
+  // A caller that reserved the table keeps a window of it
+  // (StatementTable::dropBefore()); else the whole module is kept.
+  if (M.Statements.capacity() == 0) {
+    // Rough guess: one statement per 30 bytes keeps reallocations rare.
+    M.Statements.reserve(Text.size() / 30 + 16);
+    // The parse candidates (4 bytes each) are not reserved: room for one per
+    // statement, the most there can be, lay mostly unfilled inside the heap's
+    // huge pages (Driver.cpp), which are resident whole (async-dense's peak
+    // 21.1 -> 19.2 MB without it).
+    // Huge pages (2,150 fewer page faults on CUTLASS 77's 8.7 MB table) only
+    // over as many statements as a compiled module has at most (nvcc writes
+    // 37-46 bytes a statement), not the whole reservation: a huge page is
+    // resident whole once touched, and one the table ended early in held up to
+    // 2 MB unused (FA3 paged/split's 1.5 MB table peaked 0.5-0.8 MB higher in
+    // one run of five).
+    adviseHugePages(M.Statements.begin(),
+                    std::min(M.Statements.capacity(), Text.size() / 36) * sizeof(Statement));
+  }
   if (!Limits.NonAsciiByCaller)
     NonAsciiCheck(Text, Diags).checkBefore(uint32_t(Text.size()));
   ScannerImpl(Text, M, Diags, Limits, NonAsciiCheck::byteOrderMark(Text)).run();

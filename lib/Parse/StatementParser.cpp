@@ -702,7 +702,7 @@ Instruction &StatementParser::Impl::startInstruction(Statement &S) {
   Instruction &I = M.Instructions.emplace_back();
   I.Range = S.Range;
   I.TextId = textId();
-  I.StatementIndex = uint32_t(&S - M.Statements.data());
+  I.StatementIndex = M.Statements.indexOf(S);
   AddressError = false;
   return I;
 }
@@ -1306,7 +1306,7 @@ bool StatementParser::Impl::copyTemplate(Statement &S, const Instruction &T) {
   ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(T.Range.Begin));
   S.ParsedIndex = int32_t(M.Instructions.size());
   Instruction &I = M.Instructions.emplace_back(T);
-  I.StatementIndex = uint32_t(&S - M.Statements.data());
+  I.StatementIndex = M.Statements.indexOf(S);
   I.Range = moved(I.Range, D);
   I.Opcode = moved(I.Opcode, D);
   I.OpcodeRange = moved(I.OpcodeRange, D);
@@ -1492,7 +1492,7 @@ bool StatementParser::Impl::declareDirect(Statement &S) {
   if (!At(P, L::SEMI) || P + 1 != Toks.size())
     return false;
   // Then declare, as declareFrom() does from the CST.
-  int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
+  int32_t Function = Functions.at(M.Statements.indexOf(S));
   for (P = FirstDeclarator;;) { // P at a name
     size_t End = P + 1;
     while (Toks[End].Type != L::COMMA && Toks[End].Type != L::SEMI)
@@ -1648,7 +1648,7 @@ bool StatementParser::Impl::declareOrCopy(Statement &S) {
     return true;
   }
   ptrdiff_t D = ptrdiff_t(int64_t(S.Range.Begin) - int64_t(E->DeclaredAt));
-  int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
+  int32_t Function = Functions.at(M.Statements.indexOf(S));
   for (uint32_t K = E->FirstSymbol; K < E->FirstSymbol + E->Symbols; ++K) {
     Symbol Sym = M.Symbols[K];
     Sym.Name = moved(Sym.Name, D);
@@ -1663,7 +1663,7 @@ bool StatementParser::Impl::declareOrCopy(Statement &S) {
 
 bool StatementParser::Impl::parseDeclaration(Statement &S) {
   uint32_t Root = Tree->Root;
-  int32_t Function = Functions.at(uint32_t(&S - M.Statements.data()));
+  int32_t Function = Functions.at(M.Statements.indexOf(S));
   forChildren(Root, [&](uint32_t Dc) {
     if (node(Dc).Kind == CstKind::Declarator)
       M.Symbols.push_back(declareFrom(Root, Dc, Function));
@@ -1673,7 +1673,7 @@ bool StatementParser::Impl::parseDeclaration(Statement &S) {
 }
 
 Function *StatementParser::Impl::functionOf(const Statement &Header) {
-  uint32_t Index = uint32_t(&Header - M.Statements.data());
+  uint32_t Index = M.Statements.indexOf(Header);
   // Functions are in source order: a binary search, not a scan (a scan made
   // a module of N functions cost O(N^2)).
   auto It = std::lower_bound(
