@@ -67,15 +67,17 @@ std::optional<uint64_t> FlowRuleContext::tensorBoxBytes(const FlowInst &I) const
     LineEnd = T.size();
   if (auto V = Parse(T.substr(I.Range.End, LineEnd - I.Range.End)))
     return V;
-  // The comment-only lines directly above it (at most 8).
-  size_t LineStart = I.Range.Begin;
-  while (LineStart > 0 && T[LineStart - 1] != '\n')
-    --LineStart;
+  // The comment-only lines directly above it (at most 8). A line's start is
+  // found by memrchr, not a byte at a time (async-dense: a tensor copy in
+  // every few lines).
+  auto StartOfLine = [&](size_t At) -> size_t {
+    const void *NL = memrchr(T.data(), '\n', At);
+    return NL ? size_t(static_cast<const char *>(NL) - T.data()) + 1 : 0;
+  };
+  size_t LineStart = StartOfLine(I.Range.Begin);
   for (int N = 0; N < 8 && LineStart > 0; ++N) {
     size_t End = LineStart - 1;
-    size_t Begin = End;
-    while (Begin > 0 && T[Begin - 1] != '\n')
-      --Begin;
+    size_t Begin = StartOfLine(End);
     std::string_view Line = T.substr(Begin, End - Begin);
     size_t First = Line.find_first_not_of(" \t\r");
     if (First == std::string_view::npos) {
