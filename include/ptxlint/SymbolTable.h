@@ -34,12 +34,26 @@ public:
   /// the table then reads no text, where reading every declaration again
   /// mapped a dropped text back whole.
   struct Declared {
-    std::string Names; ///< of M.Symbols, in order, end to end
+    /// Of M.Symbols from First on, in order, end to end.
+    std::string Names;
+    size_t First = 0;
     /// By function: its declarations of names that start with '%', in
     /// order, each name, type and the other facts (not where it is).
     std::vector<std::string> PercentNames;
     /// Copies what M.Symbols[From, end) declare.
     void append(const Module &M, size_t From);
+    /// Forgets what a table extended with it needs no more: the names of
+    /// the symbols before End, all appended (the table reads an older name
+    /// from the text, where it reads one again at all: a module-scope name
+    /// on a collision or a move), and the keys of the functions before
+    /// Functions, all numbered.
+    void forgetNames(size_t End, size_t Functions) {
+      Names.clear();
+      First = End;
+      for (; KeysForgotten < Functions && KeysForgotten < PercentNames.size(); ++KeysForgotten)
+        std::string().swap(PercentNames[KeysForgotten]);
+    }
+    size_t KeysForgotten = 0; ///< PercentNames before it are forgotten
   };
   /// Reads the declarations from the module's text.
   explicit SymbolTable(const Module &M);
@@ -128,8 +142,11 @@ private:
   void insert(uint32_t K, std::string_view Name);
   /// Moves scope X to new slots for Count symbols, its own reinserted.
   void regrow(size_t X, uint32_t Count);
+  /// Symbol K's name: from Declared::Names where it holds it, else the text.
   std::string_view nameOf(uint32_t K) const {
-    return std::string_view(Names->data() + NameAt[K], M.Symbols[K].Name.size());
+    if (K < NamesFirst)
+      return M.Symbols[K].Name;
+    return std::string_view(Names->data() + NameAt[K - NamesFirst], M.Symbols[K].Name.size());
   }
   const Module &M;
   struct Scope {
@@ -151,7 +168,9 @@ private:
   std::bitset<256> RegStarts;
   // What extend() keeps from one call to the next.
   const std::string *Names = nullptr; ///< Declared::Names, during extend()
-  std::vector<uint32_t> NameAt;       ///< by symbol: where its name is in Names
+  uint32_t NamesFirst = 0;            ///< Declared::First, during extend()
+  /// By symbol from NamesFirst, during extend(): where its name is in Names.
+  std::vector<uint32_t> NameAt;
   std::unordered_map<std::string, uint32_t> PercentNumbers; ///< key: number
   struct Callee {
     bool HasBody = false;

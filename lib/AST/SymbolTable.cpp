@@ -3,6 +3,7 @@
 #include "ptxlint/SymbolTable.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <iterator>
 #include <mutex>
@@ -104,6 +105,7 @@ SymbolTable::SymbolTable(const Module &M)
 constexpr size_t MaxPercentKey = 1024;
 
 void SymbolTable::Declared::append(const Module &M, size_t From) {
+  assert(From >= First && "a name forgotten is not appended again");
   for (size_t K = From; K < M.Symbols.size(); ++K) {
     const Symbol &S = M.Symbols[K];
     Names += S.Name;
@@ -185,12 +187,12 @@ void SymbolTable::extend(const Declared &D) {
     size_t X = size_t(int64_t(S.Function) + 1);
     return X < Scopes.size() ? X : SIZE_MAX;
   };
-  // Where each new symbol's name begins in Names (a symbol's view gives its
+  // Where each symbol's name begins in Names (a symbol's view gives its
   // size without reading the text).
-  NameAt.resize(NS);
-  for (uint32_t K = Built, At = Built ? NameAt[Built - 1] + uint32_t(M.Symbols[Built - 1].Name.size()) : 0;
-       K < NS; At += uint32_t(M.Symbols[K++].Name.size()))
-    NameAt[K] = At;
+  NamesFirst = uint32_t(D.First);
+  NameAt.resize(NS - NamesFirst);
+  for (uint32_t K = NamesFirst, At = 0; K < NS; At += uint32_t(M.Symbols[K++].Name.size()))
+    NameAt[K - NamesFirst] = At;
   // Room for the new symbols: a scope's slots are at least twice its
   // symbols; one that would fill more moves to new slots at the end.
   std::vector<size_t> Touched;
@@ -224,6 +226,7 @@ void SymbolTable::extend(const Declared &D) {
   Built = NS;
   BuiltFunctions = NF;
   Names = nullptr;
+  NameAt.clear();
 }
 
 void SymbolTable::regrow(size_t X, uint32_t Count) {

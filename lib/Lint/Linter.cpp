@@ -434,6 +434,7 @@ bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interlea
       Splitter.take(false, [&](const StatementBatch &B) { Ran.push_back(B); });
       if (Ran.size() > Before) {
         Symbols.extend(Declared);
+        Declared.forgetNames(M.Symbols.size(), M.Functions.size());
         if (Before == 0) {
           StartPasses();
           Symbols.logLookups();
