@@ -263,16 +263,16 @@ void parseSelected(StatementParser &Parser, DiagnosticEngine &Scratch,
 
 namespace {
 
-/// One lint of a module. With Interleave, each batch of functions is
+/// One lint of a module. With Stream (LintOptions::Streaming), each batch of functions is
 /// linted as soon as the scan has passed it, while its text is in memory
 /// (the scan drops the text behind it, and a batch run after the scan mapped
 /// it back: a second read of the file). A batch then sees the module only up
 /// to its end: the symbol table logs each lookup a later declaration could
 /// answer otherwise, and at the end the run says whether one could have
-/// (false: the caller lints again without interleaving). Module-level
+/// (false: the caller lints again without streaming). Module-level
 /// declarations after a function that uses them are rare (CUTLASS modules
 /// declare globals between functions, before the kernels that use them).
-bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interleave,
+bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Stream,
               LintResult &R) {
   DiagnosticEngine Diags;
   DiagnosticPolicy Policy(Buffer, Opts);
@@ -429,7 +429,7 @@ bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interlea
       Policy.searchBefore(Offset);
     }
     ParseHeads();
-    if (Interleave) {
+    if (Stream) {
       size_t Before = Ran.size();
       Splitter.take(false, [&](const StatementBatch &B) { Ran.push_back(B); });
       if (Ran.size() > Before) {
@@ -460,13 +460,13 @@ bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interlea
   };
   Limits.NonAsciiByCaller = true;
   Buffer.startPass();
-  // Interleaved, the table holds the open batch and the statements scanned
+  // Streaming, the table holds the open batch and the statements scanned
   // past it to the next function's end (up to 3.8 K on the real modules):
   // room for four batches, not a statement per 30 bytes of the module (the
   // scanner's reservation, which async-dense filled with 4.1 MB and CUTLASS
   // 77 with 7.2 MB: memory the kernel zeroes at its first touch, 2 and 4
   // huge pages). A larger function's batch grows it.
-  if (Interleave)
+  if (Stream)
     M.Statements.reserve(std::min<size_t>(4 * BatchStatements, Buffer.text().size() / 30 + 16));
   scanModule(Buffer.text(), M, ScanDiags, Limits);
   if (!Begun)
@@ -491,7 +491,7 @@ bool lintOnce(const SourceBuffer &Buffer, const LintOptions &Opts, bool Interlea
   }
   M.Instructions = {};
   if (!Ran.empty()) {
-    // What the interleaved batches assumed of the module's rest.
+    // What the streamed batches assumed of the module's rest.
     Ran.insert(Ran.end(), Rest.begin(), Rest.end());
     std::vector<StatementBatch> Whole = batchesOf(M, Opts.threadCount());
     if (!Symbols.laterDeclarationsChangedNothing() || !sameDirectives(M.Directives, DirectivesUsed) ||
